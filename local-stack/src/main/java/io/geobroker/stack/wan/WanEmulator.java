@@ -20,7 +20,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -173,8 +172,9 @@ public final class WanEmulator implements AutoCloseable {
     private static Process launchForwarder(WanPlan plan, Duration oneWay, Path stateDir, Path socket) {
         List<String> cmd = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xms16m", FORWARDER_HEAP, "-Xss512k", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-XX:CICompilerCount=1", "-Djna.tmpdir=" + stateDir.resolve("jna"),
+                "-Xms8m", FORWARDER_HEAP, "-Xss512k", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-XX:CICompilerCount=1", "-XX:ReservedCodeCacheSize=16m", "-XX:-UsePerfData",
+                "-Djna.tmpdir=" + stateDir.resolve("jna"),
                 "-cp", forwarderClassPath(),
                 WanForwarder.class.getName(),
                 Long.toString(ProcessHandle.current().pid()),
@@ -305,34 +305,66 @@ public final class WanEmulator implements AutoCloseable {
     public static void cleanup(Path workDir, List<WanRegion> regions) {
         WanPlan plan = new WanPlan(regions);
         Path stateDir = workDir.toAbsolutePath().resolve("wan");
-        Path pidFile = stateDir.resolve("forwarder.pid");
-        try {
-            if (Files.exists(pidFile)) {
-                long pid = Long.parseLong(Files.readString(pidFile).strip());
-                Optional<ProcessHandle> leftover = ProcessHandle.of(pid).filter(h -> isForwarderOf(h, stateDir));
-                leftover.ifPresent(h -> {
-                    h.destroy();
-                    try {
-                        h.onExit().get(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    } catch (ExecutionException | TimeoutException e) {
-                        h.destroyForcibly();
-                    }
-                });
+        List<ProcessHandle> forwarders = ProcessHandle.allProcesses()
+                .filter(h -> isForwarderOf(h, plan) || isForwarderOf(h, stateDir))
+                .toList();
+        for (ProcessHandle h : forwarders) {
+            long owner = ownerOf(h);
+            if (owner > 0) {
+                throw new IllegalStateException("the WAN of " + plan.regions().stream().map(WanRegion::cidr).toList()
+                        + " is in use by a running stack (process " + owner + ", forwarder " + h.pid()
+                        + "); stop it or choose another address prefix");
             }
-            Files.deleteIfExists(pidFile);
+        }
+        forwarders.forEach(WanEmulator::stopLeftover);
+        try {
+            Files.deleteIfExists(stateDir.resolve("forwarder.pid"));
             Files.deleteIfExists(stateDir.resolve("control.sock"));
-        } catch (IOException | NumberFormatException e) {
-            throw new IllegalStateException("cannot clean up the WAN state in " + stateDir + ": " + e.getMessage(), e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot clean up the WAN state in " + stateDir, e);
         }
         teardown(plan);
     }
 
+    private static void stopLeftover(ProcessHandle h) {
+        h.destroy();
+        try {
+            h.onExit().get(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            h.destroyForcibly();
+        }
+    }
+
+    /** The pid of the live process that started forwarder {@code h}, or -1 if it is gone. */
+    private static long ownerOf(ProcessHandle h) {
+        List<String> args = forwarderArguments(h);
+        int i = args.indexOf(WanForwarder.class.getName());
+        if (i < 0 || i + 1 >= args.size()) {
+            return -1;
+        }
+        long owner = Long.parseLong(args.get(i + 1));
+        boolean ownerIsParent = h.parent().map(ProcessHandle::pid).orElse(-1L) == owner;
+        return ownerIsParent && ProcessHandle.of(owner).map(ProcessHandle::isAlive).orElse(false) ? owner : -1;
+    }
+
     private static boolean isForwarderOf(ProcessHandle h, Path stateDir) {
-        String commandLine = String.join(" ", h.info().arguments().orElse(new String[0]));
-        return commandLine.contains(WanForwarder.class.getName())
-                && commandLine.contains(stateDir.resolve("control.sock").toString());
+        return forwarderArguments(h).contains(stateDir.resolve("control.sock").toString());
+    }
+
+    private static boolean isForwarderOf(ProcessHandle h, WanPlan plan) {
+        List<String> args = forwarderArguments(h);
+        return plan.regions().stream().anyMatch(r -> args.stream().anyMatch(a -> a.contains("," + r.namespace() + ",")));
+    }
+
+    /** The arguments of {@code h} if it is a WAN forwarder, else an empty list. */
+    private static List<String> forwarderArguments(ProcessHandle h) {
+        if (h.pid() == ProcessHandle.current().pid()) {
+            return List.of();
+        }
+        List<String> args = List.of(h.info().arguments().orElse(new String[0]));
+        return args.contains(WanForwarder.class.getName()) ? args : List.of();
     }
 
     private static void teardown(WanPlan plan) {

@@ -1,6 +1,7 @@
 package io.geobroker.stack.wan;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.geobroker.stack.wan.WanEmulator.WanCheck;
@@ -64,6 +65,9 @@ class WanEmulatorIT {
             assertThat(inRegion).isLessThan(PHYSICS_FLOOR_MICROS);
             assertThat(across).isGreaterThanOrEqualTo(PHYSICS_FLOOR_MICROS);
             assertThat(echoRoundTripMicros(eastAddress)).as("root->east").isLessThan(PHYSICS_FLOOR_MICROS);
+
+            assertThatThrownBy(() -> WanEmulator.start(regions, ONE_WAY, Path.of("target", "wan-it-other")))
+                    .hasMessageContaining("in use by a running stack");
 
             wan.cut(west.name(), east.name());
             assertThat(ask(westAddress, probeCommand(eastAddress))).startsWith("fail");
