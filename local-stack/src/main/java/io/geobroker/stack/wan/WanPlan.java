@@ -160,19 +160,31 @@ final class WanPlan {
         c.add(List.of("ip", "-n", ns, "addr", "del", "127.0.0.1/8", "dev", "lo"));
         c.add(List.of("ip", "-n", ns, "addr", "add", "127.0.0.1/32", "dev", "lo"));
         c.add(List.of("ip", "-n", ns, "addr", "add", firstAddress(i) + "/24", "dev", "lo"));
-        c.add(List.of("ip", "netns", "exec", ns, "sysctl", "-q", "-w",
-                "net.ipv4.conf.all.route_localnet=1", "net.ipv4.conf.default.route_localnet=1",
-                "net.ipv4.conf.all.rp_filter=0", "net.ipv4.conf.default.rp_filter=0",
-                "net.ipv6.conf.all.disable_ipv6=1", "net.ipv6.conf.default.disable_ipv6=1"));
+        c.add(List.of("ip", "netns", "exec", ns, "sh", "-c", sysctl(
+                "ipv4/conf/all/route_localnet=1", "ipv4/conf/default/route_localnet=1",
+                "ipv4/conf/all/rp_filter=0", "ipv4/conf/default/rp_filter=0",
+                "ipv6/conf/all/disable_ipv6=1", "ipv6/conf/default/disable_ipv6=1")));
         c.add(List.of("ip", "link", "add", host, "type", "veth", "peer", "name", namespaceVeth(i), "netns", ns));
-        c.add(List.of("sysctl", "-q", "-w",
-                "net.ipv4.conf." + host + ".route_localnet=1", "net.ipv4.conf." + host + ".rp_filter=0",
-                "net.ipv6.conf." + host + ".disable_ipv6=1"));
+        c.add(List.of("sh", "-c", sysctl("ipv4/conf/" + host + "/route_localnet=1",
+                "ipv4/conf/" + host + "/rp_filter=0", "ipv6/conf/" + host + "/disable_ipv6=1")));
         c.add(List.of("ip", "link", "set", host, "up"));
         c.add(List.of("ip", "-n", ns, "link", "set", namespaceVeth(i), "up"));
         c.add(List.of("ip", "route", "add", r.cidr(), "dev", host, "table", "local", "src", rootAddress()));
         c.add(List.of("ip", "-n", ns, "route", "add", rootCidr(), "dev", namespaceVeth(i), "src", firstAddress(i)));
         return c;
+    }
+
+    /**
+     * A shell line setting {@code net.*} sysctls of the namespace it runs in, through /proc (no
+     * dependency on procps' {@code sysctl}).
+     */
+    static String sysctl(String... settings) {
+        List<String> writes = new ArrayList<>();
+        for (String setting : settings) {
+            int eq = setting.indexOf('=');
+            writes.add("echo " + setting.substring(eq + 1) + " > /proc/sys/net/" + setting.substring(0, eq));
+        }
+        return String.join(" && ", writes);
     }
 
     /** Commands run once region {@code i}'s TUN exists in the root namespace. */

@@ -69,6 +69,12 @@ class WanPlanTest {
     }
 
     @Test
+    void sets_sysctls_through_proc() {
+        assertThat(WanPlan.sysctl("ipv4/conf/all/rp_filter=0", "ipv4/conf/gb60h1/route_localnet=1")).isEqualTo(
+                "echo 0 > /proc/sys/net/ipv4/conf/all/rp_filter && echo 1 > /proc/sys/net/ipv4/conf/gb60h1/route_localnet");
+    }
+
+    @Test
     void teardown_touches_only_the_regions_own_names() {
         WanPlan plan = new WanPlan(REGIONS);
 
