@@ -70,14 +70,16 @@ public final class WanEmulator implements AutoCloseable {
     private static final int MAX_SOCKET_PATH = 107;
 
     private final WanPlan plan;
+    private final Duration oneWay;
     private final Path stateDir;
     private final Process forwarder;
     private final OutputStream forwarderStdin;
     private final Thread shutdownHook;
     private boolean closed;
 
-    private WanEmulator(WanPlan plan, Path stateDir, Process forwarder) {
+    private WanEmulator(WanPlan plan, Duration oneWay, Path stateDir, Process forwarder) {
         this.plan = plan;
+        this.oneWay = oneWay;
         this.stateDir = stateDir;
         this.forwarder = forwarder;
         this.forwarderStdin = forwarder.getOutputStream();
@@ -159,7 +161,7 @@ public final class WanEmulator implements AutoCloseable {
                 }
             }
             process = launchForwarder(plan, oneWay, stateDir, socket);
-            return new WanEmulator(plan, stateDir, process);
+            return new WanEmulator(plan, oneWay, stateDir, process);
         } catch (RuntimeException e) {
             if (process != null) {
                 stopProcess(process);
@@ -295,6 +297,10 @@ public final class WanEmulator implements AutoCloseable {
 
     public List<WanRegion> regions() {
         return plan.regions();
+    }
+
+    public Duration oneWay() {
+        return oneWay;
     }
 
     /**
