@@ -144,9 +144,6 @@ public final class LocalStack implements AutoCloseable {
         SymbolDirectory directory = SymbolDirectory.standard();
         config.validate(directory);
         Path java = Jdk17.find();
-        RuntimeFiles files = RuntimeFiles.locate();
-        List<Path> cassandraClassPath = files.cassandraClassPath();
-        List<Path> kafkaClassPath = files.kafkaClassPath();
         Path workDir = config.workDir();
         StackState.read(workDir).filter(StackState::ownerAlive).ifPresent(s -> {
             throw new StackException("a local stack is already running in " + workDir + " (owner pid "
@@ -154,6 +151,9 @@ public final class LocalStack implements AutoCloseable {
         });
         Wan chosen = WanSupport.open(config);
         checkAddressesFree();
+        RuntimeFiles files = RuntimeFiles.locate();
+        List<Path> cassandraClassPath = files.cassandraClassPath();
+        List<Path> kafkaClassPath = files.kafkaClassPath();
         prepareWorkDir();
         shutdownHook = new Thread(this::close, "local-stack-shutdown");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
