@@ -306,8 +306,7 @@ public class Engine implements SmartLifecycle {
                 s.quoteVolume = q.getLong("volume");
                 s.quoteSequence = q.getLong("sequence");
                 s.quoteExchangeTimeMicros = q.getLong("exchange_time_micros");
-                s.quoteBuyLeft = s.quoteVolume;
-                s.quoteSellLeft = s.quoteVolume;
+                s.quoteVolumeLeft = s.quoteVolume;
             });
             for (EngineStore.OpenRow row : store.openOrders(s.symbol(), s.generation)) {
                 store.order(row.orderId()).filter(o -> !o.status().isTerminal()).ifPresent(o -> {
@@ -375,8 +374,6 @@ public class Engine implements SmartLifecycle {
         s.quoteVolume = t.volume();
         s.quoteSequence = t.sequence();
         s.quoteExchangeTimeMicros = t.exchangeTimeMicros();
-        s.quoteBuyLeft = t.volume();
-        s.quoteSellLeft = t.volume();
         s.lastTickerSequence = t.sequence();
         group.symbols.add(s);
         group.quotes.add(s);
@@ -389,14 +386,10 @@ public class Engine implements SmartLifecycle {
 
             @Override
             public void onFill(OrderState order, long quantity, long price) {
-                if (order.side == Side.BUY) {
-                    s.quoteBuyLeft -= quantity;
-                } else {
-                    s.quoteSellLeft -= quantity;
-                }
                 fill(s, order, quantity, price, t.sequence(), t.exchangeTimeMicros());
             }
         });
+        s.quoteVolumeLeft = s.book.lastVolumeLeft();
     }
 
     private void onPlace(Command.Place command) {
@@ -432,18 +425,14 @@ public class Engine implements SmartLifecycle {
         remember(o);
         int fillsBefore = group.fills.size();
         if (n.type() == OrderType.MARKET) {
-            long volumeLeft = n.side() == Side.BUY ? s.quoteBuyLeft : s.quoteSellLeft;
+            long volumeLeft = s.quoteVolumeLeft;
             if (s.quoteSequence < 0) {
                 reject(o, Outcomes.NO_QUOTE, "no quote for " + s.symbol() + " yet: a market order needs a latest price");
             } else if (volumeLeft < n.quantity()) {
                 reject(o, Outcomes.INSUFFICIENT_VOLUME, "the latest quote has " + volumeLeft
                         + " shares left at " + s.quotePrice + ", fewer than the " + n.quantity() + " ordered");
             } else if (reserve(o)) {
-                if (n.side() == Side.BUY) {
-                    s.quoteBuyLeft -= n.quantity();
-                } else {
-                    s.quoteSellLeft -= n.quantity();
-                }
+                s.quoteVolumeLeft -= n.quantity();
                 fill(s, o, n.quantity(), s.quotePrice, s.quoteSequence, s.quoteExchangeTimeMicros);
             }
         } else if (reserve(o)) {

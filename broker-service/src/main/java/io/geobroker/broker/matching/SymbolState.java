@@ -7,7 +7,7 @@ final class SymbolState {
 
     final SymbolInfo info;
     final String currency;
-    final SymbolBook book = new SymbolBook();
+    final SymbolBook book;
 
     int generation;
     int deletions;
@@ -20,13 +20,13 @@ final class SymbolState {
     long quoteVolume;
     long quoteSequence = -1;
     long quoteExchangeTimeMicros;
-    /** Volume of the latest quote not yet taken by fills, per side (market orders may take only this much). */
-    long quoteBuyLeft;
-    long quoteSellLeft;
+    /** Volume of the latest quote not yet taken by fills (market orders may take only this much). */
+    long quoteVolumeLeft;
 
     SymbolState(SymbolInfo info, String currency) {
         this.info = info;
         this.currency = currency;
+        this.book = new SymbolBook(info.symbol());
     }
 
     String symbol() {
