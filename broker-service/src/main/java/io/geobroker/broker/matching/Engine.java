@@ -633,8 +633,9 @@ public class Engine implements SmartLifecycle {
         recent.put(o.id, o);
     }
 
+    /** Business time at Cassandra's timestamp precision, so answers match what is read back later. */
     private Instant now() {
-        return clock.instant();
+        return clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
     }
 
     /** The close of the symbol's exchange at or after {@code now} (DAY orders expire then). */
