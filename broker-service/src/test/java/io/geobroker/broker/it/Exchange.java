@@ -61,7 +61,7 @@ final class Exchange implements AutoCloseable {
     }
 
     /** Publishes the symbol's next ticker; returns its sequence. */
-    long tick(String symbol, long price, long volume) {
+    synchronized long tick(String symbol, long price, long volume) {
         long sequence = sequences.merge(symbol, 1L, Long::sum);
         send(symbol, price, volume, sequence);
         return sequence;
@@ -86,7 +86,7 @@ final class Exchange implements AutoCloseable {
     }
 
     /** Every fill published so far (duplicates included), polled from the fills topic. */
-    List<Fill> fills() {
+    synchronized List<Fill> fills() {
         for (ConsumerRecord<String, byte[]> r : fills.poll(Duration.ofMillis(200))) {
             try {
                 received.add(WireFormat.decodeFill(r.value()));
