@@ -106,6 +106,7 @@ record CassandraNode(String name, String region, String dataCenter, String addre
                 key_cache_size: 0MiB
                 counter_cache_size: 0MiB
                 concurrent_compactors: 1
+                auto_snapshot: false
                 """.formatted(String.join(",", seeds), address, address, StackConfig.STORAGE_PORT,
                 StackConfig.CQL_PORT, seed ? "true" : "false", d, d, d, d, d);
     }

@@ -95,7 +95,7 @@ record KafkaBroker(String name, String region, String address, Path dir) {
 
     List<String> formatCommand(Path java, List<Path> classPath, Path watchDir, long ownerPid) {
         return javaCommand(java, classPath, watchDir, ownerPid, 128, "kafka.tools.StorageTool",
-                List.of("format", "-t", newClusterId(), "-c", properties().toString(), "--standalone"));
+                List.of("format", "--cluster-id=" + newClusterId(), "--config", properties().toString(), "--standalone"));
     }
 
     List<String> serverCommand(Path java, List<Path> classPath, Path watchDir, long ownerPid, int heapMb) {

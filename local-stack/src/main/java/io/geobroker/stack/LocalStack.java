@@ -149,9 +149,7 @@ public final class LocalStack implements AutoCloseable {
                     + s.ownerPid() + "): stop it first");
         });
         Wan chosen = WanSupport.open(config);
-        if (!chosen.on()) {
-            checkAddressesFree();
-        }
+        checkAddressesFree();
         prepareWorkDir();
         shutdownHook = new Thread(this::close, "local-stack-shutdown");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
@@ -261,6 +259,7 @@ public final class LocalStack implements AutoCloseable {
             pids.putAll(state().pids());
         } else {
             children.forEach(c -> pids.put(c.name(), c.process().pid()));
+            wan.pids().forEach(pid -> pids.put("wan-forwarder", pid));
         }
         return pids.entrySet().stream().map(e -> new ProcessInfo(e.getKey(), e.getValue(),
                 ProcessHandle.of(e.getValue()).map(ProcessHandle::isAlive).orElse(false), rssKb(e.getValue()))).toList();
@@ -360,7 +359,7 @@ public final class LocalStack implements AutoCloseable {
             }
         }
         for (long pid : s.pids().values()) {
-            ProcessHandle.of(pid).filter(p -> isStackProcess(p, workDir)).ifPresent(p -> {
+            ProcessHandle.of(pid).filter(p -> isStackProcess(p, workDir) || isForwarder(p, workDir)).ifPresent(p -> {
                 p.destroy();
                 p.onExit().orTimeout(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)
                         .exceptionally(timeout -> {
@@ -369,11 +368,19 @@ public final class LocalStack implements AutoCloseable {
                         }).join();
             });
         }
+        if (!s.namespaces().isEmpty()) {
+            WanSupport.cleanup(workDir, s.get("prefix", DEFAULT_PREFIX), List.of(s.get("regions", "").split(",")));
+        }
         try {
             Files.deleteIfExists(StackState.file(workDir));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    private static boolean isForwarder(ProcessHandle p, Path workDir) {
+        return Stream.of(p.info().arguments().orElse(new String[0]))
+                .anyMatch(a -> a.startsWith(workDir.resolve("wan").toString()));
     }
 
     /** Guards against pid reuse: a stack process names its node and work directory on its command line. */
@@ -447,6 +454,10 @@ public final class LocalStack implements AutoCloseable {
         config.store(p);
         children.forEach(c -> p.setProperty("pid." + c.name(), Long.toString(c.process().pid())));
         wan.namespaces().forEach((region, ns) -> p.setProperty("netns." + region, ns));
+        List<Long> wanPids = wan.pids();
+        for (int i = 0; i < wanPids.size(); i++) {
+            p.setProperty("pid.wan-forwarder" + (i == 0 ? "" : "-" + i), Long.toString(wanPids.get(i)));
+        }
         new StackState(p).write(config.workDir());
     }
 

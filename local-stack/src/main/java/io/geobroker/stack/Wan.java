@@ -1,5 +1,6 @@
 package io.geobroker.stack;
 
+import java.util.List;
 import java.util.Map;
 
 /** The WAN between the stack's regions as the stack uses it: on (emulated) or off (with the reason). */
@@ -12,6 +13,11 @@ interface Wan extends AutoCloseable {
 
     /** Network namespace per region name, empty when off. */
     Map<String, String> namespaces();
+
+    /** Pids of the WAN's own processes (the forwarder), for the state file. */
+    default List<Long> pids() {
+        return List.of();
+    }
 
     void cut(String a, String b);
 
