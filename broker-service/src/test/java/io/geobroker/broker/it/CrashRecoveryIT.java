@@ -1,6 +1,8 @@
 package io.geobroker.broker.it;
 
 import io.geobroker.domain.Fill;
+import io.geobroker.testsupport.StackContext;
+import io.geobroker.testsupport.WithLocalStack;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,6 +28,7 @@ import static org.awaitility.Awaitility.await;
  * Kafka, one ledger entry), and cash and shares must be conserved between the customers and the
  * exchange side.
  */
+@WithLocalStack
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CrashRecoveryIT {
 
@@ -41,10 +44,9 @@ class CrashRecoveryIT {
     private Exchange exchange;
 
     @BeforeAll
-    void start() {
-        stack = Stacks.forClass(getClass());
-        String address = stack.topology().region("nvirginia").orElseThrow().brokerUrl()
-                .replaceAll("^https?://", "").replaceAll(":\\d+$", "");
+    void start(StackContext context) {
+        stack = TestStack.of(context);
+        String address = stack.testAddress(21);
         broker = new BrokerProcess(stack, "nvirginia", address, Path.of("target", "crash-recovery-broker.log"));
         broker.start();
         exchange = new Exchange(stack.kafkaBootstrap("nvirginia"), stack.topics());

@@ -3,6 +3,8 @@ package io.geobroker.broker.it;
 import io.geobroker.broker.order.OrderIds;
 import io.geobroker.domain.Fill;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import io.geobroker.testsupport.StackContext;
+import io.geobroker.testsupport.WithLocalStack;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -22,6 +24,7 @@ import static org.awaitility.Awaitility.await;
  * stack. Every test uses its own customers and its own symbol, so tests do not see each other's
  * tickers. Orders are GTC except in the expiry test, which moves the broker's clock.
  */
+@WithLocalStack
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class OrderLifecycleIT {
 
@@ -33,10 +36,9 @@ class OrderLifecycleIT {
     private Exchange exchange;
 
     @BeforeAll
-    void start() {
-        stack = Stacks.forClass(getClass());
-        String address = stack.topology().region("nvirginia").orElseThrow().brokerUrl()
-                .replaceAll("^https?://", "").replaceAll(":\\d+$", "");
+    void start(StackContext context) {
+        stack = TestStack.of(context);
+        String address = stack.testAddress(20);
         broker = new InProcessBroker(stack, "nvirginia", address, Map.of());
         api = broker.api;
         exchange = new Exchange(stack.kafkaBootstrap("nvirginia"), stack.topics());

@@ -3,6 +3,7 @@ package io.geobroker.broker.it;
 import com.datastax.oss.driver.api.core.CqlSession;
 import io.geobroker.domain.Topics;
 import io.geobroker.domain.Topology;
+import io.geobroker.testsupport.StackContext;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -10,7 +11,20 @@ import java.util.function.Function;
 
 /** What a broker integration test needs from the local stack: its topology, keyspace, topics and clients. */
 record TestStack(Topology topology, String keyspace, Topics topics, Function<String, CqlSession> sessions,
-                 Function<String, String> kafka) {
+                 Function<String, String> kafka, String addressPrefix) {
+
+    static TestStack of(StackContext context) {
+        return new TestStack(context.topology(), context.keyspace(), context.topics(), context::session,
+                context::kafkaBootstrap, context.stack().addressPrefix());
+    }
+
+    /**
+     * A local address for a broker started by a test (in the root network namespace, which reaches
+     * every region without the emulated WAN's delay): {@code <prefix>.0.<host>}.
+     */
+    String testAddress(int host) {
+        return addressPrefix + ".0." + host;
+    }
 
     /** The broker properties that point an instance at this stack as the given region. */
     Map<String, Object> brokerProperties(String region, String adminToken) {
