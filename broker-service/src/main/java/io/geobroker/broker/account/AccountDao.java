@@ -62,7 +62,8 @@ public class AccountDao {
     }
 
     public Page<Transaction> transactions(String customerId, int pageSize, ByteBuffer pagingState) {
-        ResultSet rs = session.execute(transactions.bind(customerId).setPageSize(pageSize).setPagingState(pagingState));
+        ResultSet rs = Page.withToken(pagingState,
+                () -> session.execute(transactions.bind(customerId).setPageSize(pageSize).setPagingState(pagingState)));
         List<Transaction> out = new ArrayList<>();
         for (int i = rs.getAvailableWithoutFetching(); i > 0; i--) {
             Row r = rs.one();

@@ -46,9 +46,13 @@ public record BrokerProperties(
                trips per command (throughput) but each command waits for the whole group (latency),
                and the logged batch must stay under Cassandra's batch_size_fail_threshold. */
             @DefaultValue("32") int maxGroupCommands,
-            /* Most CQL statements in one batch (the size guard for batch_size_fail_threshold, 50 KiB by
-               default: a fill writes about seven statements of ~100 bytes). */
-            @DefaultValue("200") int maxGroupStatements,
+            /* Stop adding commands to a group at this many CQL statements: keeps ordinary groups well
+               under max-batch-bytes (a fill writes about seven statements of ~100-250 bytes). */
+            @DefaultValue("120") int maxGroupStatements,
+            /* Largest batch written atomically, in serialized bytes; must stay below Cassandra's
+               batch_size_fail_threshold (50 KiB by default). A group above it (a ticker with very
+               many fills) is written in several batches and loses its atomicity. */
+            @DefaultValue("40960") int maxBatchBytes,
             /* Row deletions in one open_orders partition before the symbol moves to a new generation.
                Lower keeps start-up reads cleaner of tombstones but copies the live orders more often. */
             @DefaultValue("100") int deletionsPerGeneration,

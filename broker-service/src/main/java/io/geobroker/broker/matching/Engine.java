@@ -101,6 +101,7 @@ public class Engine implements SmartLifecycle {
     private final Timer persistTimer;
     private final Timer publishTimer;
     private final Counter replays;
+    private final Counter oversizedGroups;
 
     public Engine(OrderDao orderDao, com.datastax.oss.driver.api.core.CqlSession session, FillPublisher publisher,
                   DurableOffsets offsets, Clock clock, BrokerProperties properties, Region region,
@@ -130,6 +131,8 @@ public class Engine implements SmartLifecycle {
         publishTimer = stage("publish");
         replays = Counter.builder("geobroker.tickers.replayed")
                 .description("Tickers at or below the durable sequence, which fill nothing").register(meters);
+        oversizedGroups = Counter.builder("geobroker.engine.oversized.groups")
+                .description("Groups too large for one batch, written in several").register(meters);
         Gauge.builder("geobroker.orders.resting", () -> resting)
                 .description("Orders resting in the books of this region").register(meters);
     }
@@ -232,6 +235,11 @@ public class Engine implements SmartLifecycle {
     @Override
     public boolean isRunning() {
         return running;
+    }
+
+    /** Whether the engine thread is alive and applying commands (false after a fatal error). */
+    public boolean isHealthy() {
+        return running && thread != null && thread.isAlive() && ready.getCount() == 0;
     }
 
     @Override
@@ -654,11 +662,15 @@ public class Engine implements SmartLifecycle {
         return closeAfter(info, now, directory);
     }
 
-    /** Stop price plus the configured protection margin, rounded up to the symbol's tick. */
-    long protectionPrice(long stopPrice, SymbolInfo info) {
-        long raw = stopPrice + Math.multiplyExact(stopPrice, (long) config.stopProtectionBps()) / 10_000;
-        long tick = info.tickSize();
-        return Math.max(stopPrice, (raw + tick - 1) / tick * tick);
+    private long protectionPrice(long stopPrice, SymbolInfo info) {
+        return protectionPrice(stopPrice, info.tickSize(), config.stopProtectionBps());
+    }
+
+    /** Stop price plus a margin in basis points, rounded up to the tick (a BUY STOP's price cap). */
+    static long protectionPrice(long stopPrice, long tick, int bps) {
+        long margin = (Math.multiplyExact(stopPrice, (long) bps) + 9_999) / 10_000;
+        long raw = Math.addExact(stopPrice, margin);
+        return (raw + tick - 1) / tick * tick;
     }
 
     // ---- group commit
@@ -669,6 +681,7 @@ public class Engine implements SmartLifecycle {
         Set<SymbolState> rolls = new LinkedHashSet<>();
         for (OrderState o : group.orders.values()) {
             statements.addAll(store.order(o));
+            o.rowWritten = true;
             SymbolState s = symbols.get(o.symbol);
             if (o.isLive() && o.status != OrderStatus.PENDING) {
                 if (o.persistedGeneration != s.generation) {
@@ -698,16 +711,15 @@ public class Engine implements SmartLifecycle {
             statements.add(store.fill(f));
         }
         group.fillSymbols.forEach((s, first) -> s.lastGroupFirstSequence = first);
+        List<BoundStatement> progress = new ArrayList<>();
         for (SymbolState s : group.symbols) {
-            statements.add(store.symbolState(s));
+            progress.add(store.symbolState(s));
         }
         Instant now = now();
         for (SymbolState s : group.quotes) {
-            statements.add(store.quote(s, now));
+            progress.add(store.quote(s, now));
         }
-        if (!statements.isEmpty()) {
-            persist(statements, timestamp);
-        }
+        persistGroup(statements, progress, timestamp);
         long durableMicros = System.currentTimeMillis() * 1000;
         group.durableMicros = durableMicros;
 
@@ -733,6 +745,49 @@ public class Engine implements SmartLifecycle {
         for (SymbolState s : rolls) {
             roll(s);
         }
+    }
+
+    /**
+     * Writes the group as one atomic batch. A group whose batch would pass {@code maxBatchBytes}
+     * (only a single command with very many fills gets there, since groups are capped in
+     * statements) is written as consecutive batches with the symbols' progress last. Such a group is
+     * not atomic: a crash between its batches leaves part of its fills durable while its tickers are
+     * matched again after the restart. Deployments where one ticker can fill that many orders raise
+     * Cassandra's batch_size_fail_threshold and {@code max-batch-bytes} together.
+     */
+    private void persistGroup(List<BoundStatement> effects, List<BoundStatement> progress, long timestamp) {
+        List<BoundStatement> all = new ArrayList<>(effects);
+        all.addAll(progress);
+        if (all.isEmpty()) {
+            return;
+        }
+        long size = 0;
+        for (BoundStatement s : all) {
+            size += store.sizeOf(s);
+        }
+        if (size <= config.maxBatchBytes()) {
+            persist(all, timestamp);
+            return;
+        }
+        oversizedGroups.increment();
+        log.warn("group of {} statements ({} bytes) exceeds {} bytes: writing it in several batches",
+                all.size(), size, config.maxBatchBytes());
+        List<BoundStatement> chunk = new ArrayList<>();
+        long chunkSize = 0;
+        for (BoundStatement s : effects) {
+            int bytes = store.sizeOf(s);
+            if (!chunk.isEmpty() && chunkSize + bytes > config.maxBatchBytes()) {
+                persist(chunk, timestamp);
+                chunk = new ArrayList<>();
+                chunkSize = 0;
+            }
+            chunk.add(s);
+            chunkSize += bytes;
+        }
+        if (!chunk.isEmpty()) {
+            persist(chunk, timestamp);
+        }
+        persist(progress, timestamp);
     }
 
     /** Writes a batch until Cassandra confirms it: the same statements and timestamp every time. */

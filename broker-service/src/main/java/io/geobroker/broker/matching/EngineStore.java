@@ -51,6 +51,8 @@ final class EngineStore {
     private final PreparedStatement selectFills;
     private final PreparedStatement insertOrder;
     private final PreparedStatement insertOrderByCustomer;
+    private final PreparedStatement updateOrder;
+    private final PreparedStatement updateOrderByCustomer;
     private final PreparedStatement insertOpenOrder;
     private final PreparedStatement deleteOpenOrder;
     private final PreparedStatement deleteOpenPartition;
@@ -75,6 +77,10 @@ final class EngineStore {
                 + "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         insertOrderByCustomer = session.prepare("INSERT INTO orders_by_customer (customer_id, placed_at, order_id, "
                 + "symbol, side, order_type, quantity, status, filled_quantity) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        updateOrder = session.prepare("UPDATE orders SET triggered = ?, status = ?, filled_quantity = ?, "
+                + "filled_notional = ?, reserved = ?, reject_reason = ?, updated_at = ? WHERE order_id = ?");
+        updateOrderByCustomer = session.prepare("UPDATE orders_by_customer SET status = ?, filled_quantity = ? "
+                + "WHERE customer_id = ? AND placed_at = ? AND order_id = ?");
         insertOpenOrder = session.prepare("INSERT INTO open_orders (symbol, generation, order_id, customer_id, side, "
                 + "order_type, time_in_force, all_or_none, limit_price, stop_price, triggered, remaining, placed_at, "
                 + "sequence, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
@@ -146,7 +152,14 @@ final class EngineStore {
 
     // ---- writes (bound statements for one batch)
 
+    /** The order's rows: the full row the first time, afterwards only the columns a fill, trigger or cancel changes. */
     List<BoundStatement> order(OrderState o) {
+        if (o.rowWritten) {
+            return List.of(
+                    updateOrder.bind(o.triggered, o.status.name(), o.filledQuantity, o.filledNotional, o.reserved,
+                            o.rejectReason, o.updatedAt, o.id),
+                    updateOrderByCustomer.bind(o.status.name(), o.filledQuantity, o.customerId, o.placedAt, o.id));
+        }
         return List.of(
                 insertOrder.bind(o.id, o.customerId, o.clientOrderId, o.symbol, o.exchange, o.currency, o.homeRegion,
                         o.placedRegion, o.side.name(), o.type.name(), o.timeInForce.name(), o.allOrNone, o.quantity,
@@ -198,6 +211,11 @@ final class EngineStore {
         return insertFill.bind(f.symbol(), f.tickerSequence(), f.fillId(), f.orderId(), f.customerId(), f.side().name(),
                 f.orderType().name(), f.price(), f.quantity(), f.currency(), f.tickerExchangeTimeMicros(),
                 f.durableTimeMicros());
+    }
+
+    /** Serialized size of a statement as the batch size thresholds count it (approximately). */
+    int sizeOf(BoundStatement statement) {
+        return statement.computeSizeInBytes(session.getContext());
     }
 
     /** Executes statements as one atomic logged batch at LOCAL_QUORUM with the given write timestamp. */

@@ -44,6 +44,8 @@ final class OrderState {
     long reserved;
     String rejectReason;
     Instant updatedAt;
+    /** Whether the full orders row was written (later writes update only the columns that change). */
+    boolean rowWritten;
     /** The open_orders generation holding this order's row, or -1 when it has none. */
     int persistedGeneration = -1;
 
@@ -103,6 +105,7 @@ final class OrderState {
         s.reserved = o.reserved();
         s.rejectReason = o.rejectReason();
         s.updatedAt = o.updatedAt();
+        s.rowWritten = true;
         return s;
     }
 }

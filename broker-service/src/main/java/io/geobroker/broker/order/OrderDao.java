@@ -52,14 +52,15 @@ public class OrderDao {
     public Page<Order> listForCustomer(String customerId, OrderStatus status, String symbol, int pageSize,
                                        ByteBuffer pagingState) {
         BoundStatement statement = byCustomer.bind(customerId).setPageSize(pageSize).setPagingState(pagingState);
-        ResultSet rs = session.execute(statement);
+        ResultSet rs = Page.withToken(pagingState, () -> session.execute(statement));
         List<UUID> ids = new ArrayList<>();
         for (int i = rs.getAvailableWithoutFetching(); i > 0; i--) {
             Row row = rs.one();
             if (row == null) {
                 break;
             }
-            if (symbol != null && !symbol.equals(row.getString("symbol"))) {
+            if (symbol != null && !symbol.equals(row.getString("symbol"))
+                    || status != null && !status.name().equals(row.getString("status"))) {
                 continue;
             }
             ids.add(row.getUuid("order_id"));

@@ -18,6 +18,23 @@ public record Page<T>(List<T> items, ByteBuffer next) {
         return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 
+    /**
+     * Runs a paged query, turning Cassandra's refusal of a forged or stale paging state into the
+     * client's 400 instead of a server error.
+     */
+    public static <T> T withToken(ByteBuffer pagingState, java.util.function.Supplier<T> query) {
+        try {
+            return query.get();
+        } catch (com.datastax.oss.driver.api.core.servererrors.ProtocolError
+                 | com.datastax.oss.driver.api.core.servererrors.InvalidQueryException
+                 | IllegalArgumentException e) {
+            if (pagingState == null) {
+                throw e;
+            }
+            throw ApiProblem.badRequest("Invalid page token", "pageToken is not a token returned by this API");
+        }
+    }
+
     /** Decodes a page token from a request; a malformed one is the client's mistake (400). */
     public static ByteBuffer decodeToken(String token) {
         if (token == null || token.isBlank()) {
