@@ -6,11 +6,11 @@ import org.springframework.stereotype.Component;
 
 /** DOWN until the engine has rebuilt its state, and for good if its thread died (the broker must restart). */
 @Component
-public class EngineHealth implements HealthIndicator {
+public class EngineHealthIndicator implements HealthIndicator {
 
     private final Engine engine;
 
-    public EngineHealth(Engine engine) {
+    public EngineHealthIndicator(Engine engine) {
         this.engine = engine;
     }
 
