@@ -37,7 +37,9 @@ import java.util.Objects;
  * so {@link #expireUpTo} touches only the orders that expire.
  *
  * <p><b>Threading.</b> Not thread-safe: confine a book to one thread (or guard it with one lock).
- * Sinks are called synchronously and must not call back into the book.
+ * Sinks are called synchronously and must not call back into the book. Every event is applied to
+ * the book before it is reported, so a sink that throws leaves the book consistent with exactly the
+ * events it was told about.
  */
 public final class OrderBook {
 
@@ -399,16 +401,17 @@ public final class OrderBook {
         }
     }
 
+    /** Triggers a whole level, moving one order at a time so that a throwing sink loses nothing. */
     private void triggerLevel(PriceLadder stops, int level, FillSink sink) {
-        int slot = stops.head(level);
-        stops.remove(level);
-        while (slot != NONE) {
-            int following = next[slot];
+        boolean more = true;
+        while (more) {
+            int slot = stops.head(level);
+            more = next[slot] != NONE;
+            unlink(stops, level, slot);
             boolean stopLimit = (flags[slot] & TYPE_MASK) >>> TYPE_SHIFT == TYPE_STOP_LIMIT;
             setQueue(slot, stopLimit ? IN_LIMITS : IN_MARKET);
             enqueue(ladderOf(slot), keyOf(slot), slot);
             sink.onTriggered(ids[slot]);
-            slot = following;
         }
     }
 

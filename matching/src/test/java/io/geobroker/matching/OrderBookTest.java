@@ -481,6 +481,36 @@ class OrderBookTest {
         }
 
         @Test
+        void a_sink_that_throws_leaves_the_book_consistent_with_what_it_was_told() {
+            accept(stop(1, BUY, 10_000, 10, 1));
+            accept(stop(2, BUY, 10_000, 10, 2));
+            accept(limit(3, SELL, 9_000, 10, 3));
+            FillSink failing = new FillSink() {
+                @Override
+                public void onFill(long orderId, long quantity, long price, long remaining) {
+                    throw new IllegalStateException("downstream failure");
+                }
+
+                @Override
+                public void onTriggered(long orderId) {
+                    sink.onTriggered(orderId);
+                    if (orderId == 1) {
+                        throw new IllegalStateException("downstream failure");
+                    }
+                }
+            };
+
+            assertThatThrownBy(() -> book.onTicker(10_000, 100, failing)).isInstanceOf(IllegalStateException.class);
+            book.validateInternalState();
+            assertThat(sink.triggered).containsExactly(1L);
+            assertThat(book.size()).isEqualTo(3);
+
+            assertThat(book.onTicker(10_000, 100, sink)).isEqualTo(3);
+            assertThat(sink.triggered).containsExactly(1L, 2L);
+            assertThat(sink.filledIds()).containsExactly(1L, 2L, 3L);
+        }
+
+        @Test
         void a_sink_may_not_call_back_into_the_book() {
             accept(limit(1, BUY, 10_000, 10, 1));
             FillSink reentrant = new FillSink() {
