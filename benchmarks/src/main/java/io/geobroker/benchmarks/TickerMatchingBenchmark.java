@@ -100,7 +100,8 @@ public class TickerMatchingBenchmark {
         if (book.size() != restingOrders) {
             throw new IllegalStateException("book drifted to " + book.size() + " orders");
         }
-        System.out.printf("%n%d tickers, %.3f orders filled out and put back per ticker%n", tickers,
+        System.out.printf("%n%d tickers; per ticker: %.3f fills, %.3f triggers, %.3f orders filled out and put"
+                + " back%n", tickers, (double) sink.fills / tickers, (double) sink.triggers / tickers,
                 (double) replaced / tickers);
     }
 
@@ -122,9 +123,12 @@ public class TickerMatchingBenchmark {
     private static final class ReplacingSink implements FillSink {
         long[] doneIds = new long[1_024];
         int done;
+        long fills;
+        long triggers;
 
         @Override
         public void onFill(long orderId, long quantity, long price, long remaining) {
+            fills++;
             if (remaining == 0) {
                 if (done == doneIds.length) {
                     doneIds = Arrays.copyOf(doneIds, done * 2);
@@ -135,7 +139,7 @@ public class TickerMatchingBenchmark {
 
         @Override
         public void onTriggered(long orderId) {
-            // Triggered orders stay in the book; only fills change its size.
+            triggers++;
         }
     }
 
