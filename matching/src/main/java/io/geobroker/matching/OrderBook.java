@@ -24,10 +24,12 @@ import java.util.Objects;
  * </ol>
  *
  * <p><b>Cost.</b> A ticker that crosses nothing costs O(1): four peeks at the best level of each
- * trigger and limit ladder plus one at the market queue. A crossing ticker costs O(1) per filled,
- * triggered or skipped all-or-none order plus O(1) per crossed level; it never depends on how many
- * orders rest away from the ticker price. {@link #add} and {@link #cancel} are O(log levels) plus a
- * hash lookup.
+ * trigger and limit ladder plus one at the market queue. A crossing ticker costs O(1) per filled or
+ * skipped all-or-none order and per crossed level, and O(log levels) per triggered order (it joins
+ * its new queue); it never depends on how many orders rest away from the ticker price. {@link #add}
+ * and {@link #cancel} cost a hash lookup and an O(log levels) search, plus an array shift when they
+ * create or empty a level (short for levels near the best, where most orders arrive) and a walk
+ * back through the level when an order arrives out of sequence order.
  *
  * <p><b>Memory.</b> Orders live in a struct-of-arrays pool addressed by an {@code int} slot (six
  * {@code long}s, four {@code int} links, one flag byte: 65 bytes) plus a 4-byte-per-bucket id index,
