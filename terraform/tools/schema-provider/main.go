@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"os"
 	"sort"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -31,9 +32,9 @@ const providerAddress = "registry.terraform.io/hashicorp/aws"
 
 type jsonSchemas struct {
 	ProviderSchemas map[string]struct {
-		Provider          jsonSchema            `json:"provider"`
-		ResourceSchemas   map[string]jsonSchema `json:"resource_schemas"`
-		DataSourceSchemas map[string]jsonSchema `json:"data_source_schemas"`
+		Provider          jsonSchema                 `json:"provider"`
+		ResourceSchemas   map[string]json.RawMessage `json:"resource_schemas"`
+		DataSourceSchemas map[string]json.RawMessage `json:"data_source_schemas"`
 	} `json:"provider_schemas"`
 }
 
@@ -169,9 +170,13 @@ func convertBlock(b jsonBlock) (*tfprotov6.SchemaBlock, error) {
 	return block, nil
 }
 
-func convertSchemas(in map[string]jsonSchema) (map[string]*tfprotov6.Schema, error) {
+func convertSchemas(in map[string]json.RawMessage) (map[string]*tfprotov6.Schema, error) {
 	out := make(map[string]*tfprotov6.Schema, len(in))
-	for name, s := range in {
+	for name, raw := range in {
+		var s jsonSchema
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
 		block, err := convertBlock(s.Block)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
@@ -181,12 +186,29 @@ func convertSchemas(in map[string]jsonSchema) (map[string]*tfprotov6.Schema, err
 	return out, nil
 }
 
-func loadSchema() (*tfprotov6.GetProviderSchemaResponse, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(schemaGz))
+// schemaJSON returns the schema document: the file named by SCHEMA_PROVIDER_SCHEMA if set (plain
+// or gzip-compressed JSON, e.g. a copy cut down to the types a configuration uses, which loads
+// much faster), else the embedded one.
+func schemaJSON() ([]byte, error) {
+	data := schemaGz
+	if path := os.Getenv("SCHEMA_PROVIDER_SCHEMA"); path != "" {
+		var err error
+		if data, err = os.ReadFile(path); err != nil {
+			return nil, err
+		}
+	}
+	if len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
+		return data, nil
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(data))
 	if err != nil {
 		return nil, err
 	}
-	raw, err := io.ReadAll(zr)
+	return io.ReadAll(zr)
+}
+
+func loadSchema() (*tfprotov6.GetProviderSchemaResponse, error) {
+	raw, err := schemaJSON()
 	if err != nil {
 		return nil, err
 	}
