@@ -49,8 +49,8 @@ run "cassandra_yaml_gossips_with_seeds_of_both_dcs_and_encrypts_between_dcs" {
     error_message = "cloud-init carries the rendered configuration"
   }
   assert {
-    condition     = !strcontains(aws_instance.node[0].user_data, "keystore_password: \"secret")
-    error_message = "no keystore password in user data"
+    condition     = strcontains(aws_instance.node[0].user_data, "keystore_password: \"@KEYSTORE_PASSWORD@\"") && strcontains(aws_instance.node[0].user_data, "--secret-id '${var.internode_keystore_secret_arn}'")
+    error_message = "user data holds only a placeholder; the node reads the keystore password from Secrets Manager"
   }
 }
 
