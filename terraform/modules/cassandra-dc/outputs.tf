@@ -22,3 +22,10 @@ output "rackdc" {
   description = "The cassandra-rackdc.properties of each node, by address."
   value       = local.rackdc
 }
+
+output "ingress" {
+  description = "Every ingress rule of the nodes' security group (for audits and tests)."
+  value = [for r in concat([aws_vpc_security_group_ingress_rule.internode_local], values(aws_vpc_security_group_ingress_rule.internode_peer), aws_vpc_security_group_ingress_rule.cql) : {
+    from_port = r.from_port, to_port = r.to_port, cidr_ipv4 = r.cidr_ipv4, cidr_ipv6 = r.cidr_ipv6, referenced_security_group_id = r.referenced_security_group_id
+  }]
+}

@@ -17,3 +17,10 @@ output "server_properties" {
   description = "The server.properties of each node, in node order."
   value       = local.server_properties
 }
+
+output "ingress" {
+  description = "Every ingress rule of the Kafka nodes' security group (for audits and tests)."
+  value = [for r in concat([aws_vpc_security_group_ingress_rule.cluster], aws_vpc_security_group_ingress_rule.clients) : {
+    from_port = r.from_port, to_port = r.to_port, cidr_ipv4 = r.cidr_ipv4, cidr_ipv6 = r.cidr_ipv6, referenced_security_group_id = r.referenced_security_group_id
+  }]
+}
