@@ -21,6 +21,9 @@ data "aws_ami" "al2023" {
 }
 
 data "aws_iam_policy_document" "key" {
+  #checkov:skip=CKV_AWS_356:In a key policy, resource "*" means this key only.
+  #checkov:skip=CKV_AWS_111:In a key policy, resource "*" means this key only; the account root delegates to IAM policies.
+  #checkov:skip=CKV_AWS_109:In a key policy, resource "*" means this key only; the account root delegates to IAM policies.
   statement {
     sid       = "AccountAdministersTheKeyThroughIam"
     actions   = ["kms:*"]
