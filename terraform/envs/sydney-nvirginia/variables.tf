@@ -52,13 +52,13 @@ variable "regions" {
 variable "sizes" {
   description = "Instance types, heaps (MiB) and volume sizes (GiB) for every region (see modules/region)."
   type = object({
-    cassandra_instance_type = optional(string, "r6i.large")
+    cassandra_instance_type = optional(string, "r5.large")
     cassandra_heap_mb       = optional(number, 8192)
     cassandra_volume_gb     = optional(number, 200)
-    kafka_instance_type     = optional(string, "m6i.large")
+    kafka_instance_type     = optional(string, "m5.large")
     kafka_heap_mb           = optional(number, 2048)
     kafka_volume_gb         = optional(number, 100)
-    broker_instance_type    = optional(string, "c6i.large")
+    broker_instance_type    = optional(string, "c5.large")
     ticker_instance_type    = optional(string, "t3.small")
   })
   default = {}

@@ -66,13 +66,13 @@ variable "client_security_group_ids" {
 }
 
 variable "instance_type" {
-  description = "EC2 type of a node. r6i.large: 2 vCPU, 16 GiB."
+  description = "EC2 type of a node. r5.large: 2 vCPU, 16 GiB."
   type        = string
-  default     = "r6i.large"
+  default     = "r5.large"
 }
 
 variable "heap_mb" {
-  description = "Cassandra heap (MiB). Half of an r6i.large's memory; the rest is page cache for SSTables."
+  description = "Cassandra heap (MiB). Half of an r5.large's memory; the rest is page cache for SSTables."
   type        = number
   default     = 8192
   validation {

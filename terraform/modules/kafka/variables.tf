@@ -36,9 +36,9 @@ variable "client_security_group_ids" {
 }
 
 variable "instance_type" {
-  description = "EC2 type of a Kafka node. m6i.large: 2 vCPU, 8 GiB."
+  description = "EC2 type of a Kafka node. m5.large: 2 vCPU, 8 GiB."
   type        = string
-  default     = "m6i.large"
+  default     = "m5.large"
 }
 
 variable "heap_mb" {

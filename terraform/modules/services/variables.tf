@@ -95,9 +95,9 @@ variable "release_version" {
 }
 
 variable "broker_instance_type" {
-  description = "EC2 type of the broker. c6i.large: 2 vCPU, 4 GiB (heap 512 MiB); not burstable, so latency does not depend on CPU credits."
+  description = "EC2 type of the broker. c5.large: 2 vCPU, 4 GiB (heap 512 MiB); not burstable, so latency does not depend on CPU credits."
   type        = string
-  default     = "c6i.large"
+  default     = "c5.large"
 }
 
 variable "ticker_instance_type" {
