@@ -54,6 +54,17 @@ run "cassandra_yaml_gossips_with_seeds_of_both_dcs_and_encrypts_between_dcs" {
   }
 }
 
+run "user_data_and_cassandra_yaml_are_valid_yaml" {
+  assert {
+    condition     = alltrue([for i in aws_instance.node : length(yamldecode(i.user_data).write_files) == 4])
+    error_message = "cloud-init user data parses as YAML with its four files"
+  }
+  assert {
+    condition     = yamldecode(output.cassandra_yaml["10.10.21.10"]).server_encryption_options.internode_encryption == "dc" && yamldecode(output.cassandra_yaml["10.10.21.10"]).seed_provider[0].parameters[0].seeds == "10.10.20.10,10.10.21.10,10.20.20.10,10.20.21.10"
+    error_message = "cassandra.yaml parses, with internode encryption between DCs and the seeds of both DCs"
+  }
+}
+
 run "nodes_are_private_imdsv2_and_encrypted" {
   assert {
     condition     = alltrue([for i in aws_instance.node : i.associate_public_ip_address == false && i.metadata_options[0].http_tokens == "required" && i.root_block_device[0].encrypted])

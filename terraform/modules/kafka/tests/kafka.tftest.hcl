@@ -34,6 +34,13 @@ run "three_kraft_nodes_one_per_zone" {
   }
 }
 
+run "user_data_is_valid_yaml" {
+  assert {
+    condition     = alltrue([for i in aws_instance.node : length(yamldecode(i.user_data).write_files) == 3])
+    error_message = "cloud-init user data parses as YAML with its three files"
+  }
+}
+
 run "a_single_node_replicates_once" {
   variables {
     brokers = [{ az = 0, ip = "10.20.20.100" }]

@@ -50,6 +50,13 @@ run "one_broker_and_the_tickers_with_their_configuration" {
   }
 }
 
+run "user_data_is_valid_yaml" {
+  assert {
+    condition     = yamldecode(aws_instance.broker.user_data).write_files[0].path == "/etc/geobroker/topology.properties" && yamldecode(aws_instance.ticker[0].user_data).write_files[0].path == "/etc/geobroker/topology.properties"
+    error_message = "cloud-init user data parses as YAML and installs the topology file first"
+  }
+}
+
 run "rest_is_closed_by_default_and_open_to_peer_brokers_only" {
   assert {
     condition     = length(aws_vpc_security_group_ingress_rule.rest) == 0 && length(aws_vpc_security_group_ingress_rule.metrics) == 0

@@ -125,3 +125,32 @@ run "rejects_a_region_name_that_is_not_a_topology_key" {
   }
   expect_failures = [var.regions]
 }
+
+run "a_third_region_is_one_more_entry" {
+  command = plan
+  variables {
+    regions = [
+      {
+        name      = "sydney", cloud_region = "ap-southeast-2", cidr = "10.10.0.0/16", dc = "SydneyDC"
+        exchanges = ["ASX"], replication_factor = 3, cassandra_nodes = 3, kafka_brokers = 1, ticker_instances = 1
+      },
+      {
+        name      = "nvirginia", cloud_region = "us-east-1", cidr = "10.20.0.0/16", dc = "NorthVirginiaDC"
+        exchanges = ["NYSE", "NASDAQ"], replication_factor = 3, cassandra_nodes = 3, kafka_brokers = 1, ticker_instances = 1
+      },
+      {
+        name      = "frankfurt", cloud_region = "eu-central-1", cidr = "10.30.0.0/16", dc = "FrankfurtDC"
+        exchanges = ["XETR"], replication_factor = 3, cassandra_nodes = 3, kafka_brokers = 1, ticker_instances = 1
+      },
+    ]
+  }
+
+  assert {
+    condition     = strcontains(output.properties, "geobroker.topology.regions=sydney,nvirginia,frankfurt\n") && strcontains(output.properties, "geobroker.topology.region.frankfurt.dc=FrankfurtDC\n") && strcontains(output.properties, "geobroker.topology.region.frankfurt.exchanges=XETR\n")
+    error_message = "the third region joins the topology file"
+  }
+  assert {
+    condition     = length(output.all_seeds) == 6 && contains(output.all_seeds, "10.30.20.10")
+    error_message = "every DC contributes its seeds"
+  }
+}
