@@ -24,10 +24,12 @@ import java.util.Objects;
  * </ol>
  *
  * <p><b>Cost.</b> A ticker that crosses nothing costs O(1): four peeks at the best level of each
- * trigger and limit ladder plus one at the market queue. A crossing ticker costs O(1) per filled,
- * triggered or skipped all-or-none order plus O(1) per crossed level; it never depends on how many
- * orders rest away from the ticker price. {@link #add} and {@link #cancel} are O(log levels) plus a
- * hash lookup.
+ * trigger and limit ladder plus one at the market queue. A crossing ticker costs O(1) per filled or
+ * skipped all-or-none order and per crossed level, and O(log levels) per triggered order (it joins
+ * its new queue); it never depends on how many orders rest away from the ticker price. {@link #add}
+ * and {@link #cancel} cost a hash lookup and an O(log levels) search, plus an array shift when they
+ * create or empty a level (short for levels near the best, where most orders arrive) and a walk
+ * back through the level when an order arrives out of sequence order.
  *
  * <p><b>Memory.</b> Orders live in a struct-of-arrays pool addressed by an {@code int} slot (six
  * {@code long}s, four {@code int} links, one flag byte: 65 bytes) plus a 4-byte-per-bucket id index,
@@ -37,7 +39,9 @@ import java.util.Objects;
  * so {@link #expireUpTo} touches only the orders that expire.
  *
  * <p><b>Threading.</b> Not thread-safe: confine a book to one thread (or guard it with one lock).
- * Sinks are called synchronously and must not call back into the book.
+ * Sinks are called synchronously and must not call back into the book. Every event is applied to
+ * the book before it is reported, so a sink that throws leaves the book consistent with exactly the
+ * events it was told about.
  */
 public final class OrderBook {
 
@@ -399,16 +403,17 @@ public final class OrderBook {
         }
     }
 
+    /** Triggers a whole level, moving one order at a time so that a throwing sink loses nothing. */
     private void triggerLevel(PriceLadder stops, int level, FillSink sink) {
-        int slot = stops.head(level);
-        stops.remove(level);
-        while (slot != NONE) {
-            int following = next[slot];
+        boolean more = true;
+        while (more) {
+            int slot = stops.head(level);
+            more = next[slot] != NONE;
+            unlink(stops, level, slot);
             boolean stopLimit = (flags[slot] & TYPE_MASK) >>> TYPE_SHIFT == TYPE_STOP_LIMIT;
             setQueue(slot, stopLimit ? IN_LIMITS : IN_MARKET);
             enqueue(ladderOf(slot), keyOf(slot), slot);
             sink.onTriggered(ids[slot]);
-            slot = following;
         }
     }
 

@@ -7,6 +7,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+
 import static io.geobroker.domain.Side.BUY;
 import static io.geobroker.domain.Side.SELL;
 import static io.geobroker.matching.RestingOrder.limit;
@@ -14,6 +17,7 @@ import static io.geobroker.matching.RestingOrder.stop;
 import static io.geobroker.matching.RestingOrder.stopLimit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 class OrderBookTest {
 
@@ -481,6 +485,36 @@ class OrderBookTest {
         }
 
         @Test
+        void a_sink_that_throws_leaves_the_book_consistent_with_what_it_was_told() {
+            accept(stop(1, BUY, 10_000, 10, 1));
+            accept(stop(2, BUY, 10_000, 10, 2));
+            accept(limit(3, SELL, 9_000, 10, 3));
+            FillSink failing = new FillSink() {
+                @Override
+                public void onFill(long orderId, long quantity, long price, long remaining) {
+                    throw new IllegalStateException("downstream failure");
+                }
+
+                @Override
+                public void onTriggered(long orderId) {
+                    sink.onTriggered(orderId);
+                    if (orderId == 1) {
+                        throw new IllegalStateException("downstream failure");
+                    }
+                }
+            };
+
+            assertThatThrownBy(() -> book.onTicker(10_000, 100, failing)).isInstanceOf(IllegalStateException.class);
+            book.validateInternalState();
+            assertThat(sink.triggered).containsExactly(1L);
+            assertThat(book.size()).isEqualTo(3);
+
+            assertThat(book.onTicker(10_000, 100, sink)).isEqualTo(3);
+            assertThat(sink.triggered).containsExactly(1L, 2L);
+            assertThat(sink.filledIds()).containsExactly(1L, 2L, 3L);
+        }
+
+        @Test
         void a_sink_may_not_call_back_into_the_book() {
             accept(limit(1, BUY, 10_000, 10, 1));
             FillSink reentrant = new FillSink() {
@@ -496,6 +530,59 @@ class OrderBookTest {
 
             assertThatThrownBy(() -> book.onTicker(10_000, 10, reentrant)).isInstanceOf(IllegalStateException.class);
             assertThat(book.size()).isZero();
+        }
+    }
+
+    @Nested
+    class Allocation {
+
+        @Test
+        void tickers_allocate_nothing_per_ticker_once_the_levels_exist() {
+            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+            assumeTrue(threads instanceof com.sun.management.ThreadMXBean,
+                    "this JVM does not count allocated bytes per thread");
+            com.sun.management.ThreadMXBean allocation = (com.sun.management.ThreadMXBean) threads;
+            // Orders too big to ever fill completely keep every level alive: a steady state.
+            long big = 1_000_000_000_000L;
+            for (int i = 0; i < 20; i++) {
+                accept(limit(100 + i, BUY, 9_990 - i, big, i));
+                accept(limit(200 + i, SELL, 10_010 + i, big, 100 + i));
+                accept(stop(300 + i, BUY, 10_010 + i, big, 200 + i));
+                accept(stopLimit(400 + i, SELL, 9_990 - i, 9_980 - i, big, 300 + i).allOrNoneOrder());
+            }
+            CountingSink counting = new CountingSink();
+            long[] tape = {10_000, 9_985, 10_000, 10_015, 9_970, 10_030, 10_001};
+            for (int i = 0; i < 20_000; i++) {
+                book.onTicker(tape[i % tape.length], 500, counting);
+            }
+
+            long before = allocation.getCurrentThreadAllocatedBytes();
+            for (int i = 0; i < 10_000; i++) {
+                book.onTicker(tape[i % tape.length], 500, counting);
+            }
+            long allocated = allocation.getCurrentThreadAllocatedBytes() - before;
+
+            assertThat(counting.fills).isGreaterThan(10_000);
+            // Less than one byte per ticker: any per-ticker object (a boxed long, an iterator) would
+            // cost at least 16 bytes each time; the slack absorbs rare JVM-internal allocations
+            // charged to this thread (a few hundred bytes now and then).
+            assertThat(allocated).as("bytes allocated by 10,000 tickers").isLessThan(10_000);
+        }
+    }
+
+    /** Counts without allocating, unlike {@link RecordingSink}. */
+    private static final class CountingSink implements FillSink {
+        long fills;
+        long triggered;
+
+        @Override
+        public void onFill(long orderId, long quantity, long price, long remaining) {
+            fills++;
+        }
+
+        @Override
+        public void onTriggered(long orderId) {
+            triggered++;
         }
     }
 
