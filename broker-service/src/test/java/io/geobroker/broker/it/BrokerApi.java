@@ -115,6 +115,19 @@ final class BrokerApi {
         }
     }
 
+    /** A plain-text GET without authentication (metrics). */
+    String rawText(String path) {
+        try {
+            return HTTP.send(HttpRequest.newBuilder(URI.create(baseUrl + path)).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     Response raw(String method, String path, String token, String body) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
                 .timeout(Duration.ofSeconds(30))

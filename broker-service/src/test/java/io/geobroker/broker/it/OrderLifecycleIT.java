@@ -385,4 +385,20 @@ class OrderLifecycleIT {
                 .as("AUD is held by Sydney").isEqualTo(422);
         assertThat(api.raw("POST", "/api/v1/orders", null, "{}").status()).isEqualTo(401);
     }
+
+    @Test
+    void metrics_are_exposed_for_prometheus() {
+        String pia = customer();
+        String orderId = placeGtc(pia, "mx", "QCOM", "BUY", "LIMIT", 1, "limitPrice", 10_000);
+        tickAndWait(pia, "QCOM", 10_000, 10);
+        assertThat(order(pia, orderId).text("status")).isEqualTo("FILLED");
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            String text = api.rawText("/actuator/prometheus");
+            assertThat(text).contains("geobroker_ticker_to_fill_seconds_count{region=\"nvirginia\"}",
+                    "geobroker_engine_stage_seconds_count{region=\"nvirginia\",stage=\"persist\"}",
+                    "geobroker_orders_placed_total",
+                    "geobroker_orders_resting", "kafka_consumer_fetch_manager_records_lag_max");
+        });
+        assertThat(api.get(null, "/actuator/health/readiness").status()).isEqualTo(200);
+    }
 }
