@@ -90,7 +90,7 @@ public record TickerProperties(
      */
     public record Producer(
             @DefaultValue("5") int lingerMs,
-            @DefaultValue("65536") int batchSizeBytes,
+            @DefaultValue("262144") int batchSizeBytes,
             @DefaultValue("none") String compression,
             @DefaultValue("16777216") long bufferBytes) {
     }
