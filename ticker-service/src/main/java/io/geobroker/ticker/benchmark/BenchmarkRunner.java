@@ -3,6 +3,7 @@ package io.geobroker.ticker.benchmark;
 import io.geobroker.ticker.config.TickerProperties;
 import io.geobroker.ticker.publish.TickerSender;
 import io.geobroker.ticker.rate.RateControl;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import org.slf4j.Logger;
@@ -54,10 +55,12 @@ public class BenchmarkRunner implements ApplicationRunner {
         Thread.sleep(benchmark.warmup().toMillis());
         long acknowledgedBefore = sender.acknowledged();
         long failedBefore = failed();
+        long missedBefore = missed();
         long start = System.nanoTime();
         Thread.sleep(benchmark.duration().toMillis());
         long acknowledged = sender.acknowledged() - acknowledgedBefore;
         long failed = failed() - failedBefore;
+        long missed = missed() - missedBefore;
         double seconds = (System.nanoTime() - start) / 1e9;
         rateControl.update(0, null);
         sender.flush();
@@ -66,9 +69,9 @@ public class BenchmarkRunner implements ApplicationRunner {
         double meanMs = timers.stream().mapToDouble(t -> t.totalTime(TimeUnit.MILLISECONDS)).sum() / Math.max(1, count);
         double maxMs = timers.stream().mapToDouble(t -> t.max(TimeUnit.MILLISECONDS)).max().orElse(Double.NaN);
         String result = String.format(Locale.ROOT,
-                "BENCHMARK acknowledged=%d failed=%d seconds=%.1f tickersPerSecond=%.0f sendLatencyMeanMsSinceStart=%.2f "
+                "BENCHMARK target=%.0f acknowledged=%d failed=%d missed=%d seconds=%.1f tickersPerSecond=%.0f sendLatencyMeanMsSinceStart=%.2f "
                         + "sendLatencyRecentMaxMs=%.2f exchanges=%s maxHeapMiB=%d cpus=%d java=%s",
-                acknowledged, failed, seconds, acknowledged / seconds,
+                benchmark.rate(), acknowledged, failed, missed, seconds, acknowledged / seconds,
                 meanMs, maxMs,
                 rateControl.exchanges(), Runtime.getRuntime().maxMemory() >> 20,
                 Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
@@ -78,7 +81,14 @@ public class BenchmarkRunner implements ApplicationRunner {
     }
 
     private long failed() {
-        return (long) registry.find("geobroker.ticker.send.failed").counters().stream()
-                .mapToDouble(c -> c.count()).sum();
+        return sum("geobroker.ticker.send.failed");
+    }
+
+    private long missed() {
+        return sum("geobroker.ticker.pacing.missed");
+    }
+
+    private long sum(String counter) {
+        return (long) registry.find(counter).counters().stream().mapToDouble(Counter::count).sum();
     }
 }
