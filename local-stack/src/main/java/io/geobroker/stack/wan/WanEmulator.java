@@ -13,6 +13,7 @@ import java.net.UnixDomainSocketAddress;
 import java.nio.channels.Channels;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemNotFoundException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -222,10 +223,15 @@ public final class WanEmulator implements AutoCloseable {
     private static String forwarderClassPath() {
         Set<String> entries = new LinkedHashSet<>();
         for (Class<?> c : List.of(WanForwarder.class, Native.class)) {
+            var source = c.getProtectionDomain().getCodeSource();
             try {
-                entries.add(Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
-            } catch (URISyntaxException | NullPointerException e) {
-                throw new IllegalStateException("cannot locate the class path of " + c.getName(), e);
+                if (source == null) {
+                    throw new URISyntaxException(c.getName(), "no code source");
+                }
+                entries.add(Path.of(source.getLocation().toURI()).toString());
+            } catch (URISyntaxException | IllegalArgumentException | FileSystemNotFoundException e) {
+                throw new IllegalStateException("cannot locate the class path of " + c.getName()
+                        + " for the WAN forwarder: " + e.getMessage(), e);
             }
         }
         return String.join(File.pathSeparator, entries);
