@@ -24,7 +24,9 @@ import java.util.List;
  * @param topicPrefix      prefix of the topic names (see {@code Topics}); empty in a deployment
  * @param maxCatchUp       how far behind schedule publishing may catch up in a burst after a stall; a
  *                         longer stall drops the excess (counted in {@code geobroker.ticker.pacing.missed}).
- *                         Longer keeps the average rate through GC pauses, shorter avoids bursts.
+ *                         Longer keeps the average rate through GC pauses and CPU starvation, shorter avoids
+ *                         bursts. Measured at 50,000 tickers/s on a loaded 2-core machine: 100 ms dropped a
+ *                         quarter of the tickers, 1 s none.
  */
 @ConfigurationProperties("geobroker.ticker")
 public record TickerProperties(
@@ -34,7 +36,7 @@ public record TickerProperties(
         @DefaultValue("42") long seed,
         Long sequenceStart,
         @DefaultValue("") String topicPrefix,
-        @DefaultValue("100ms") Duration maxCatchUp,
+        @DefaultValue("1s") Duration maxCatchUp,
         @DefaultValue Model model,
         @DefaultValue Fills fills,
         @DefaultValue Replay replay,
