@@ -34,6 +34,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -83,6 +84,8 @@ public final class LocalStack implements AutoCloseable {
     private volatile Duration startupTime;
     private Control control;
     private Thread shutdownHook;
+    private Consumer<String> progress = message -> { };
+    private long startNanos;
 
     private LocalStack(StackConfig config, boolean attached, Topology topology) {
         this.config = config;
@@ -137,6 +140,7 @@ public final class LocalStack implements AutoCloseable {
             throw new IllegalStateException("a LocalStack starts once");
         }
         long t0 = System.nanoTime();
+        startNanos = t0;
         SymbolDirectory directory = SymbolDirectory.standard();
         config.validate(directory);
         Path java = Jdk17.find();
@@ -155,6 +159,7 @@ public final class LocalStack implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         try {
             wan = WanSupport.start(chosen, config);
+            report(wan.status());
             control = Control.open(controlSocket(workDir), this::handle);
             writeState(false, null);
             watchParent();
@@ -430,6 +435,10 @@ public final class LocalStack implements AutoCloseable {
         }
     }
 
+    private void report(String message) {
+        progress.accept(String.format("[%5.1f s] %s", (System.nanoTime() - startNanos) / 1e9, message));
+    }
+
     private static Path controlSocket(Path workDir) {
         Path socket = workDir.resolve(CONTROL_SOCKET);
         if (socket.toString().length() < 100) {
@@ -556,6 +565,7 @@ public final class LocalStack implements AutoCloseable {
             }
         }
         writeState(false, null);
+        report("launched " + nodes.size() + " Cassandra node(s) and " + brokers.size() + " Kafka broker(s)");
         Deadline deadline = new Deadline(config.startTimeout());
         for (Child format : formats) {
             await("formatting " + format.name(), deadline, () -> !format.process().isAlive());
@@ -572,9 +582,11 @@ public final class LocalStack implements AutoCloseable {
         for (CassandraNode node : nodes) {
             await(node.name() + " to accept CQL on " + node.address() + ":" + StackConfig.CQL_PORT, deadline,
                     () -> accepts(node.address(), StackConfig.CQL_PORT));
+            report(node.name() + " accepts CQL");
         }
         for (KafkaBroker broker : brokers) {
             await(broker.name() + " to answer on " + broker.bootstrap(), deadline, () -> kafkaAnswers(broker));
+            report(broker.name() + " answers");
         }
         awaitCassandraReady(directory, deadline);
     }
@@ -602,7 +614,7 @@ public final class LocalStack implements AutoCloseable {
                         + " WITH replication = " + replicationMap(rf)).setTimeout(Duration.ofSeconds(30)));
                 first.execute(SimpleStatement.newInstance("CREATE TABLE IF NOT EXISTS " + PROBE_KEYSPACE
                         + ".probe (region text PRIMARY KEY, at timestamp)").setTimeout(Duration.ofSeconds(30)));
-                return first.checkSchemaAgreement();
+                return SchemaTool.schemaAgrees(first);
             });
             for (int i = 0; i < sessions.size(); i++) {
                 CqlSession session = sessions.get(i);
@@ -614,8 +626,10 @@ public final class LocalStack implements AutoCloseable {
                     return true;
                 });
             }
+            report("every node is up as seen from every DC");
             if (config.applySchema()) {
                 SchemaTool.apply(first, config.keyspace(), rf);
+                report("schema applied to " + config.keyspace());
             }
         } finally {
             sessions.forEach(CqlSession::close);
@@ -782,7 +796,8 @@ public final class LocalStack implements AutoCloseable {
         private String keyspace = SchemaTool.DEFAULT_KEYSPACE;
         private boolean applySchema = true;
         private OptionalLong watchParentPid = OptionalLong.empty();
-        private Duration startTimeout = Duration.ofMinutes(3);
+        private Duration startTimeout = Duration.ofMinutes(5);
+        private Consumer<String> progress = message -> { };
 
         private Builder() {
         }
@@ -866,9 +881,17 @@ public final class LocalStack implements AutoCloseable {
                     cassandraHeapMb, kafkaHeapMb, keyspace, applySchema, watchParentPid, startTimeout);
         }
 
+        /** Receives one line per start-up step, with the time since the start (default: none). */
+        public Builder progress(Consumer<String> progress) {
+            this.progress = Objects.requireNonNull(progress);
+            return this;
+        }
+
         /** A stack owned by this process; call {@link LocalStack#start()}. */
         public LocalStack build() {
-            return new LocalStack(config().validate(SymbolDirectory.standard()), false, null);
+            LocalStack stack = new LocalStack(config().validate(SymbolDirectory.standard()), false, null);
+            stack.progress = progress;
+            return stack;
         }
 
         /**

@@ -50,7 +50,7 @@ public final class LocalStackCli {
         boolean foreground;
         @Option(names = "--watch-parent-pid", description = "stop when this process ends")
         Long watchParentPid;
-        @Option(names = "--start-timeout-s", defaultValue = "180")
+        @Option(names = "--start-timeout-s", defaultValue = "300")
         long startTimeoutSeconds;
 
         @Override
@@ -64,7 +64,7 @@ public final class LocalStackCli {
             }
             long t0 = System.nanoTime();
             if (foreground) {
-                LocalStack stack = builder.build();
+                LocalStack stack = builder.progress(System.out::println).build();
                 stack.start();
                 System.out.println("local stack ready in " + seconds(System.nanoTime() - t0) + " s (pid "
                         + ProcessHandle.current().pid() + ", Ctrl-C or 'local-stack stop' stops it)");
@@ -145,9 +145,10 @@ public final class LocalStackCli {
         return String.format("%.1f", nanos / 1e9);
     }
 
-    static int run(String... args) {
+    static int run(java.io.PrintWriter err, String... args) {
         CommandLine cli = new CommandLine(new LocalStackCli());
         cli.setCaseInsensitiveEnumValuesAllowed(true);
+        cli.setErr(err);
         cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
             if (e instanceof StackException || e instanceof IllegalArgumentException) {
                 cmd.getErr().println(Spawner.ERROR_PREFIX + e.getMessage());
@@ -159,6 +160,6 @@ public final class LocalStackCli {
     }
 
     public static void main(String[] args) {
-        System.exit(run(args));
+        System.exit(run(new java.io.PrintWriter(System.err, true), args));
     }
 }

@@ -2,8 +2,10 @@ package io.geobroker.schema;
 
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.datastax.oss.driver.api.core.metadata.Node;
 import com.datastax.oss.driver.api.core.metadata.schema.KeyspaceMetadata;
 import io.geobroker.domain.Topology;
 import java.net.InetSocketAddress;
@@ -11,12 +13,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -129,9 +133,28 @@ public final class SchemaTool {
         session.execute(SimpleStatement.newInstance(statement).setTimeout(DDL_TIMEOUT));
     }
 
-    private static void awaitSchemaAgreement(CqlSession session) {
+    /**
+     * Whether every node the coordinator knows (itself and its peers) reports the same schema
+     * version. Unlike {@link CqlSession#checkSchemaAgreement()}, this includes the nodes of other
+     * DCs: the driver leaves out nodes it does not connect to, which are all remote-DC nodes by
+     * default, so it would report agreement before a table exists across the WAN.
+     */
+    public static boolean schemaAgrees(CqlSession session) {
+        ResultSet local = session.execute(SimpleStatement.newInstance("SELECT schema_version FROM system.local"));
+        Node coordinator = local.getExecutionInfo().getCoordinator();
+        Set<UUID> versions = new HashSet<>();
+        versions.add(local.one().getUuid("schema_version"));
+        for (Row peer : session.execute(SimpleStatement.newInstance("SELECT schema_version FROM system.peers_v2")
+                .setNode(coordinator))) {
+            versions.add(peer.getUuid("schema_version"));
+        }
+        return versions.size() == 1;
+    }
+
+    /** Waits until {@link #schemaAgrees} (at most 90 s). */
+    public static void awaitSchemaAgreement(CqlSession session) {
         long deadline = System.nanoTime() + AGREEMENT_TIMEOUT.toNanos();
-        while (!session.checkSchemaAgreement()) {
+        while (!schemaAgrees(session)) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("no schema agreement after " + AGREEMENT_TIMEOUT.toSeconds()
                         + " s: is every node up?");

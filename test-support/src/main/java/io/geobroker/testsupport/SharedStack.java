@@ -17,7 +17,8 @@ import java.util.Optional;
  * is healthy, otherwise started in its own owner process that watches the Maven JVM, so it serves
  * every module's integration tests and ends with the build.
  *
- * <p>Settings: address prefix from env {@code GEOBROKER_STACK_PREFIX} or system property
+ * <p>Settings: work directory from system property {@code geobroker.stack.dir} (e.g. a stack
+ * started by hand with {@code local-stack start}, reused as is); address prefix from env {@code GEOBROKER_STACK_PREFIX} or system property
  * {@code geobroker.stack.prefix} (default 127.0); WAN from {@code geobroker.stack.wan}
  * (auto|on|off, default auto); the watched process from {@code geobroker.stack.watch-pid}
  * (default: the Maven JVM that forked this test JVM).
@@ -33,7 +34,10 @@ final class SharedStack {
         if (stack != null && LocalStack.isRunning(stack.workDir())) {
             return stack;
         }
-        Path workDir = root().resolve("target").resolve("it-stack");
+        String configuredDir = System.getProperty("geobroker.stack.dir");
+        Path workDir = configuredDir == null || configuredDir.isBlank()
+                ? root().resolve("target").resolve("it-stack")
+                : Path.of(configuredDir).toAbsolutePath().normalize();
         String prefix = prefix();
         try {
             Files.createDirectories(workDir.getParent());

@@ -140,9 +140,12 @@ final class WanPlan {
         return "127." + prefixOctet[i] + "." + regionOctet[i] + ".1";
     }
 
-    /** The address root-namespace clients use towards the regions. */
+    /**
+     * The address root-namespace clients use towards the regions. With prefix 127.0 it cannot be
+     * 127.0.0.1: that address stays local inside every namespace, so replies would never leave it.
+     */
     String rootAddress() {
-        return "127." + prefixOctet[0] + ".0.1";
+        return "127." + prefixOctet[0] + (prefixOctet[0] == 0 ? ".0.2" : ".0.1");
     }
 
     String rootCidr() {

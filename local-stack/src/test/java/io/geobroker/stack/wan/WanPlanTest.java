@@ -69,6 +69,14 @@ class WanPlanTest {
     }
 
     @Test
+    void with_prefix_127_0_the_root_side_avoids_127_0_0_1_which_stays_local_in_each_namespace() {
+        WanPlan plan = new WanPlan(List.of(WanRegion.of("127.0", 1, "a"), WanRegion.of("127.0", 2, "b")));
+
+        assertThat(plan.setupCommands(0)).contains(
+                List.of("ip", "route", "add", "127.0.1.0/24", "dev", "gb0h1", "table", "local", "src", "127.0.0.2"));
+    }
+
+    @Test
     void sets_sysctls_through_proc() {
         assertThat(WanPlan.sysctl("ipv4/conf/all/rp_filter=0", "ipv4/conf/gb60h1/route_localnet=1")).isEqualTo(
                 "echo 0 > /proc/sys/net/ipv4/conf/all/rp_filter && echo 1 > /proc/sys/net/ipv4/conf/gb60h1/route_localnet");
