@@ -86,6 +86,8 @@ public final class LocalStack implements AutoCloseable {
     private Thread shutdownHook;
     private Consumer<String> progress = message -> { };
     private long startNanos;
+    /** Set by the command line: its process ends once the stack is stopped, so a stop may wait for it. */
+    boolean ownerExitsOnStop;
 
     private LocalStack(StackConfig config, boolean attached, Topology topology) {
         this.config = config;
@@ -144,9 +146,6 @@ public final class LocalStack implements AutoCloseable {
         SymbolDirectory directory = SymbolDirectory.standard();
         config.validate(directory);
         Path java = Jdk17.find();
-        RuntimeFiles files = RuntimeFiles.locate();
-        List<Path> cassandraClassPath = files.cassandraClassPath();
-        List<Path> kafkaClassPath = files.kafkaClassPath();
         Path workDir = config.workDir();
         StackState.read(workDir).filter(StackState::ownerAlive).ifPresent(s -> {
             throw new StackException("a local stack is already running in " + workDir + " (owner pid "
@@ -154,6 +153,9 @@ public final class LocalStack implements AutoCloseable {
         });
         Wan chosen = WanSupport.open(config);
         checkAddressesFree();
+        RuntimeFiles files = RuntimeFiles.locate();
+        List<Path> cassandraClassPath = files.cassandraClassPath();
+        List<Path> kafkaClassPath = files.kafkaClassPath();
         prepareWorkDir();
         shutdownHook = new Thread(this::close, "local-stack-shutdown");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
@@ -362,6 +364,14 @@ public final class LocalStack implements AutoCloseable {
             if (s.ownerAlive() && Files.exists(StackState.file(workDir))) {
                 ProcessHandle.of(s.ownerPid()).ifPresent(ProcessHandle::destroyForcibly);
             }
+            if (Boolean.parseBoolean(s.get("owner.exits-on-stop", "false"))) {
+                ProcessHandle.of(s.ownerPid()).ifPresent(owner -> owner.onExit()
+                        .orTimeout(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                        .exceptionally(timeout -> {
+                            owner.destroyForcibly();
+                            return owner;
+                        }).join());
+            }
         }
         for (long pid : s.pids().values()) {
             ProcessHandle.of(pid).filter(p -> isStackProcess(p, workDir) || isForwarder(p, workDir)).ifPresent(p -> {
@@ -453,6 +463,7 @@ public final class LocalStack implements AutoCloseable {
         p.setProperty("owner.pid", Long.toString(ProcessHandle.current().pid()));
         p.setProperty("control", controlSocket(config.workDir()).toString());
         p.setProperty("ready", Boolean.toString(ready));
+        p.setProperty("owner.exits-on-stop", Boolean.toString(ownerExitsOnStop));
         p.setProperty("wan.status", wan.status());
         if (failure != null) {
             p.setProperty("failure", failure);

@@ -65,6 +65,7 @@ public final class LocalStackCli {
             long t0 = System.nanoTime();
             if (foreground) {
                 LocalStack stack = builder.progress(System.out::println).build();
+                stack.ownerExitsOnStop = true;
                 stack.start();
                 System.out.println("local stack ready in " + seconds(System.nanoTime() - t0) + " s (pid "
                         + ProcessHandle.current().pid() + ", Ctrl-C or 'local-stack stop' stops it)");

@@ -211,12 +211,17 @@ public final class SchemaTool {
         }
     }
 
-    public static void main(String[] args) {
+    /** Runs the command line and returns its exit code. */
+    public static int run(String... args) {
         CommandLine cli = new CommandLine(new SchemaTool());
         cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
             cmd.getErr().println("schema: " + e.getMessage());
             return 1;
         });
-        System.exit(cli.execute(args));
+        return cli.execute(args);
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args));
     }
 }
