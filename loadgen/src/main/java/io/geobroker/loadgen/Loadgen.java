@@ -26,14 +26,23 @@ public final class Loadgen implements Runnable {
     public static int execute(String... args) {
         CommandLine cli = new CommandLine(new Loadgen());
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-            if (e instanceof IllegalArgumentException || e instanceof IllegalStateException
-                    || e instanceof java.io.UncheckedIOException || e instanceof java.io.IOException) {
-                commandLine.getErr().println("loadgen: " + e.getMessage());
-                return 1;
-            }
-            throw e;
+            commandLine.getErr().println();
+            commandLine.getErr().println("loadgen: " + describe(e));
+            return 1;
         });
         return cli.execute(args);
+    }
+
+    /** The message a user can act on: ours as is, others with their type and cause. */
+    static String describe(Throwable e) {
+        if (e instanceof IllegalArgumentException || e instanceof IllegalStateException) {
+            return e.getMessage();
+        }
+        StringBuilder message = new StringBuilder(e.getClass().getSimpleName() + ": " + e.getMessage());
+        for (Throwable cause = e.getCause(); cause != null && cause != cause.getCause(); cause = cause.getCause()) {
+            message.append(" (").append(cause.getClass().getSimpleName()).append(": ").append(cause.getMessage()).append(")");
+        }
+        return message.toString();
     }
 
     @Override

@@ -67,7 +67,7 @@ public final class Driver implements AutoCloseable {
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(3);
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration DRAIN = Duration.ofSeconds(5);
-    private static final long CASH_PER_CURRENCY = 10_000_000_000_000L;
+    private static final long CASH_PER_CURRENCY = 1_000_000_000_000L;
     private static final long SHARES_PER_SYMBOL = 100_000_000L;
 
     private final Target target;
