@@ -28,7 +28,6 @@ import java.util.Optional;
  */
 final class LoadRun {
 
-    private static final Duration SETUP_TIMEOUT = Duration.ofMinutes(3);
     private static final Duration SWEEP_WARMUP = Duration.ofSeconds(5);
 
     private LoadRun() {
@@ -42,11 +41,12 @@ final class LoadRun {
         Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         Map<String, String> conditions = conditions(target, workload, options, extraConditions);
         RunReport report;
+        conditions.put("machine load average (1 min) at start", loadAverage());
         try (Driver driver = new Driver(target, progress, runId)) {
             System.err.println("Checking the deployment: " + target);
             driver.awaitReady(readyTimeout);
             List<SymbolInfo> symbols = driver.symbols(workload.symbolsPerExchange());
-            List<Driver.Customer> customers = driver.createCustomers(workload.customersPerRegion(), symbols, SETUP_TIMEOUT);
+            List<Driver.Customer> customers = driver.createCustomers(workload.customersPerRegion(), symbols, options.setupTimeout());
             if (options.scenario() == WorkloadOptions.Scenario.SWEEP) {
                 report = sweep(driver, workload, options, customers, symbols, started, conditions, scenarioLabel);
             } else {
@@ -55,6 +55,10 @@ final class LoadRun {
                         workload.duration().toMillis(), List.of());
             }
         }
+        Map<String, String> withEnd = new LinkedHashMap<>(report.conditions());
+        withEnd.put("machine load average (1 min) at end", loadAverage());
+        report = new RunReport(report.schema(), report.title(), report.scenario(), report.startedAt(), withEnd,
+                report.measuredMillis(), report.regions(), report.series(), report.throughput(), report.sweep());
         System.out.print(ReportWriter.console(report));
         ReportWriter.Written files = ReportWriter.writeAll(report, options.out());
         System.out.println("Report: " + files.html().toAbsolutePath() + " (also " + files.json().getFileName() + ", "
@@ -136,6 +140,11 @@ final class LoadRun {
         c.put("tickers", "published by the load generator at a constant rate, exchange time = intended publish time");
         c.putAll(extra);
         return c;
+    }
+
+    private static String loadAverage() {
+        double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        return load < 0 ? "unknown" : String.format(Locale.ROOT, "%.1f", load);
     }
 
     private static long physicalMemoryGiB() {

@@ -67,11 +67,15 @@ public final class WorkloadOptions {
             description = "Warm-up before measuring. Default: ${DEFAULT-VALUE}.")
     Duration warmup;
 
-    @Option(names = "--customers-per-region", defaultValue = "10", description = "Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--customers-per-region", defaultValue = "5", description = "Default: ${DEFAULT-VALUE}.")
     int customersPerRegion;
 
     @Option(names = "--symbols-per-exchange", defaultValue = "10", description = "Default: ${DEFAULT-VALUE}.")
     int symbolsPerExchange;
+
+    @Option(names = "--setup-timeout", defaultValue = "300s", converter = DurationConverter.class,
+            description = "Bound on creating and funding the customers. Default: ${DEFAULT-VALUE}.")
+    Duration setupTimeout;
 
     @Option(names = "--max-in-flight", defaultValue = "2000",
             description = "Bound on orders awaiting an answer; beyond it sending waits (and that wait counts as latency).")
@@ -118,6 +122,10 @@ public final class WorkloadOptions {
 
     public Duration sweepStepDuration() {
         return sweepStepDuration;
+    }
+
+    public Duration setupTimeout() {
+        return setupTimeout;
     }
 
     public Path out() {

@@ -13,6 +13,7 @@ import io.geobroker.loadgen.metrics.SeriesKey;
 import io.geobroker.loadgen.report.RunReport;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -34,6 +35,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -66,7 +68,8 @@ public final class Driver implements AutoCloseable {
 
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(3);
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
-    private static final Duration DRAIN = Duration.ofSeconds(5);
+    /** Time given to fills still on their way after the last answer. */
+    private static final Duration DRAIN = Duration.ofSeconds(3);
     private static final long CASH_PER_CURRENCY = 1_000_000_000_000L;
     private static final long SHARES_PER_SYMBOL = 100_000_000L;
 
@@ -138,12 +141,18 @@ public final class Driver implements AutoCloseable {
                 Set<String> missing = new TreeSet<>(wanted);
                 missing.removeAll(existing);
                 if (!missing.isEmpty()) {
-                    throw new IllegalStateException("Kafka of region " + r.name() + " (" + r.kafkaBootstrap()
-                            + ") lacks topics " + missing + ": is the deployment initialised (and the topic prefix right)?");
+                    // A fresh deployment creates these with its first fill or ticker, with the cluster's
+                    // defaults; creating them now the same way lets the fill readers subscribe first.
+                    System.err.println("Creating topic(s) " + missing + " on the Kafka of region " + r.name()
+                            + " with the cluster's default partitions and replication");
+                    admin.createTopics(missing.stream().map(t -> new NewTopic(t, Optional.empty(), Optional.empty())).toList())
+                            .all().get(remainingMillis, TimeUnit.MILLISECONDS);
                 }
             } catch (ExecutionException | TimeoutException e) {
+                Throwable cause = e.getCause() == null ? e : e.getCause();
                 throw new IllegalStateException("Kafka of region " + r.name() + " at " + r.kafkaBootstrap()
-                        + " is not reachable: " + (e.getCause() == null ? e : e.getCause()).getClass().getSimpleName());
+                        + " is not reachable or refused: " + cause.getClass().getSimpleName()
+                        + (cause.getMessage() == null ? "" : " (" + cause.getMessage() + ")"));
             }
         }
     }
@@ -165,7 +174,8 @@ public final class Driver implements AutoCloseable {
                 customers.add(new Customer(id, token, r));
             }
         }
-        ExecutorService pool = Executors.newFixedThreadPool(8, daemon("loadgen-setup"));
+        // many calls at once: the broker commits concurrent commands in groups, so setup goes faster
+        ExecutorService pool = Executors.newFixedThreadPool(32, daemon("loadgen-setup"));
         try {
             List<Future<?>> calls = new ArrayList<>();
             Map<String, String> currencyHome = new LinkedHashMap<>();
@@ -250,6 +260,7 @@ public final class Driver implements AutoCloseable {
         Schedule orders = Schedule.of(startNanos, w.ordersPerSecond(), warmupNanos + w.duration().toNanos());
         Schedule tickers = Schedule.of(startNanos, w.tickersPerSecond(), warmupNanos + w.duration().toNanos());
         AtomicBoolean stop = new AtomicBoolean();
+        AtomicBoolean stopOrders = new AtomicBoolean();
         LongAdder liveFills = new LongAdder();
         LongAdder liveErrors = new LongAdder();
         AtomicLong liveSent = new AtomicLong();
@@ -274,8 +285,15 @@ public final class Driver implements AutoCloseable {
                     tickerRandom, wallMicrosAtStart, startNanos, measureStartNanos, measureEndNanos, liveErrors)));
             SplittableRandom orderRandom = seedRandom.split();
             Semaphore inFlight = new Semaphore(w.maxInFlight());
-            threads.add(start("loadgen-orders", () -> placeOrders(orders, w, market, customers, metrics, stop,
-                    orderRandom, inFlight, measureStartNanos, measureEndNanos, liveSent, liveErrors)));
+            Map<String, LongAdder> measuredInFlight = new HashMap<>();
+            for (Target.RegionTarget r : target.regions()) {
+                measuredInFlight.put(r.name(), new LongAdder());
+            }
+            AtomicLong nextOrder = new AtomicLong();
+            Thread orderThread = start("loadgen-orders", () -> placeOrders(orders, w, market, customers, metrics, stopOrders,
+                    orderRandom, inFlight, measureStartNanos, measureEndNanos, liveSent, liveErrors, measuredInFlight,
+                    nextOrder));
+            threads.add(orderThread);
 
             long totalNanos = measureEndNanos - startNanos;
             long tickNanos = 1_000_000_000L;
@@ -313,18 +331,41 @@ public final class Driver implements AutoCloseable {
                     throw new InterruptedException();
                 }
             }
-            // let answers and fills of the measured phase arrive, bounded
-            long drainEnd = System.nanoTime() + DRAIN.toNanos();
+            stopOrders.set(true);
+            orderThread.join(5_000);
+            // Every order sent gets its answer or its timeout (an error) before the report, so slow
+            // answers are never dropped; fills of the measured phase get the same time to arrive.
+            progress.update(totalNanos, totalNanos, label + ": waiting for " + (w.maxInFlight() - inFlight.availablePermits())
+                    + " answers and the last fills");
+            long drainEnd = System.nanoTime() + REQUEST_TIMEOUT.toNanos() + DRAIN.toNanos();
             while (System.nanoTime() < drainEnd && inFlight.availablePermits() < w.maxInFlight()) {
                 LockSupport.parkNanos(10_000_000L);
             }
-            LockSupport.parkNanos(Math.max(0, Math.min(1_000_000_000L, drainEnd - System.nanoTime())));
+            LockSupport.parkNanos(Math.max(0, Math.min(DRAIN.toNanos(), drainEnd - System.nanoTime())));
+            // Orders of the measured phase that were never sent (the sender was held up by
+            // --max-in-flight answers outstanding) or never answered are failures, not omissions.
+            for (long i = nextOrder.get(); i < orders.operations(); i++) {
+                long intended = orders.intendedNanos(i);
+                if (intended >= measureStartNanos && intended < measureEndNanos) {
+                    String region = customers.get((int) (i % customers.size())).placesIn().name();
+                    metrics.count(RunReport.ORDERS_ERRORS + "/" + region, 1);
+                    metrics.count(RunReport.ORDER_ERROR_CAUSE + "not-sent/" + region, 1);
+                }
+            }
+            measuredInFlight.forEach((region, count) -> {
+                long unanswered = count.sum();
+                if (unanswered > 0) {
+                    metrics.count(RunReport.ORDERS_ERRORS + "/" + region, unanswered);
+                    metrics.count(RunReport.ORDER_ERROR_CAUSE + "no-answer/" + region, unanswered);
+                }
+            });
             metrics.tick(w.duration().toMillis());
             metrics.stopMeasuring();
             progress.update(totalNanos, totalNanos, label + " done");
             progress.finish();
         } finally {
             stop.set(true);
+            stopOrders.set(true);
             for (Thread t : threads) {
                 t.join(5_000);
             }
@@ -376,9 +417,10 @@ public final class Driver implements AutoCloseable {
 
     private void placeOrders(Schedule schedule, Workload w, MarketModel market, List<Customer> customers, Metrics metrics,
                              AtomicBoolean stop, SplittableRandom random, Semaphore inFlight, long measureStartNanos,
-                             long measureEndNanos, AtomicLong liveSent, LongAdder liveErrors) {
+                             long measureEndNanos, AtomicLong liveSent, LongAdder liveErrors,
+                             Map<String, LongAdder> measuredInFlight, AtomicLong nextOrder) {
         int n = market.symbols().size();
-        for (long i = 0; i < schedule.operations() && !stop.get(); i++) {
+        for (long i = 0; i < schedule.operations() && !stop.get(); i++, nextOrder.set(i)) {
             long intended = schedule.intendedNanos(i);
             waitUntil(intended, stop);
             Customer c = customers.get((int) (i % customers.size()));
@@ -414,8 +456,10 @@ public final class Driver implements AutoCloseable {
                 return;
             }
             liveSent.incrementAndGet();
+            LongAdder pending = measuredInFlight.get(placed);
             if (measured) {
                 metrics.count(RunReport.ORDERS_SENT + "/" + placed, 1);
+                pending.increment();
             }
             CompletableFuture<BrokerClient.Answer> answer;
             try {
@@ -425,12 +469,16 @@ public final class Driver implements AutoCloseable {
             }
             answer.whenComplete((a, e) -> {
                 inFlight.release();
+                if (measured) {
+                    pending.decrement();
+                }
                 long micros = (System.nanoTime() - intended) / 1_000;
                 if (e != null || a.status() >= 500) {
                     liveErrors.increment();
                     if (measured) {
                         metrics.recordError(key);
                         metrics.count(RunReport.ORDERS_ERRORS + "/" + placed, 1);
+                        metrics.count(RunReport.ORDER_ERROR_CAUSE + errorCause(e, a) + "/" + placed, 1);
                     }
                     return;
                 }
@@ -442,6 +490,21 @@ public final class Driver implements AutoCloseable {
                 metrics.count((rejected ? RunReport.ORDERS_REJECTED : RunReport.ORDERS_ACCEPTED) + "/" + placed, 1);
             });
         }
+    }
+
+    /** A short name for why an order failed: {@code timeout}, {@code connect}, {@code io} or {@code http-<status>}. */
+    static String errorCause(Throwable e, BrokerClient.Answer answer) {
+        if (e == null) {
+            return "http-" + answer.status();
+        }
+        Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+        if (cause instanceof java.net.http.HttpTimeoutException) {
+            return "timeout";
+        }
+        if (cause instanceof java.net.ConnectException) {
+            return "connect";
+        }
+        return cause instanceof IOException ? "io" : cause.getClass().getSimpleName();
     }
 
     private void watchFills(KafkaConsumer<String, byte[]> consumer, Target.RegionTarget region, Metrics metrics,
@@ -489,8 +552,14 @@ public final class Driver implements AutoCloseable {
         p.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000);
         p.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
         p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
+        p.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, true);
         KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
         List<PartitionInfo> partitions = consumer.partitionsFor(target.topics().fills(), Duration.ofSeconds(15));
+        if (partitions == null || partitions.isEmpty()) {
+            consumer.close();
+            throw new IllegalStateException("topic " + target.topics().fills() + " does not exist on the Kafka of region "
+                    + r.name() + " (" + r.kafkaBootstrap() + ") and was not created automatically: is the topic prefix right?");
+        }
         List<TopicPartition> assigned = partitions.stream().map(i -> new TopicPartition(i.topic(), i.partition())).toList();
         consumer.assign(assigned);
         consumer.seekToEnd(assigned);

@@ -83,6 +83,18 @@ public final class ReportWriter {
             out.append(String.format(Locale.ROOT, "%-12s %10d %10d %10d %8d %10d %10d%n", r.region(), r.ordersSent(),
                     r.ordersAccepted(), r.ordersRejected(), r.errors(), r.fills(), r.tickers()));
         }
+        Map<String, Long> causes = new java.util.TreeMap<>();
+        report.throughput().forEach((name, points) -> {
+            if (name.startsWith(RunReport.ORDER_ERROR_CAUSE)) {
+                causes.merge(name.substring(RunReport.ORDER_ERROR_CAUSE.length()),
+                        points.stream().mapToLong(p -> p[1]).sum(), Long::sum);
+            }
+        });
+        if (!causes.isEmpty()) {
+            out.append("order errors by cause and region: ").append(causes).append(System.lineSeparator());
+        }
+        report.conditions().entrySet().stream().sorted(Map.Entry.comparingByKey())
+                .forEach(e -> out.append(e.getKey()).append(": ").append(e.getValue()).append(System.lineSeparator()));
         for (RunReport.SweepStep step : report.sweep()) {
             out.append(String.format(Locale.ROOT, "sweep: %7.0f orders/s %7.0f tickers/s -> %7.1f fills/s, ticker-to-fill p50 %s p99 %s max %s ms, errors %d%n",
                     step.offeredOrdersPerSecond(), step.offeredTickersPerSecond(), step.fillsPerSecond(),
@@ -177,12 +189,17 @@ public final class ReportWriter {
             if (!s.orderType().equals(Metrics.ALL) || s.region().equals(Metrics.ALL) || s.timeline().isEmpty()) {
                 continue;
             }
-            double[] xs = new double[s.timeline().size()];
+            // intervals without samples are left out rather than drawn as zero latency
+            List<LatencySeries.Interval> sampled = s.timeline().stream().filter(i -> i.count() > 0).toList();
+            if (sampled.isEmpty()) {
+                continue;
+            }
+            double[] xs = new double[sampled.size()];
             double[] p50 = new double[xs.length];
             double[] p99 = new double[xs.length];
             double[] max = new double[xs.length];
             for (int i = 0; i < xs.length; i++) {
-                LatencySeries.Interval interval = s.timeline().get(i);
+                LatencySeries.Interval interval = sampled.get(i);
                 xs[i] = interval.startMillis() / 1000.0;
                 p50[i] = interval.p50Micros() / 1000.0;
                 p99[i] = interval.p99Micros() / 1000.0;

@@ -56,6 +56,8 @@ public record RunReport(String schema, String title, String scenario, String sta
     public static final String ORDERS_ACCEPTED = "orders.accepted";
     public static final String ORDERS_REJECTED = "orders.rejected";
     public static final String ORDERS_ERRORS = "orders.errors";
+    /** Prefix of the per-cause error counters: {@code orders.error.<cause>/<region>}. */
+    public static final String ORDER_ERROR_CAUSE = "orders.error.";
     public static final String FILLS = "fills";
     public static final String TICKERS = "tickers";
 

@@ -84,7 +84,8 @@ public final class Svg {
                         px, TOP + plotH + 16, Html.escape(xTickLabel.apply(v))));
             }
         }
-        int legendX = LEFT;
+        List<String> names = series.stream().map(Series::name).toList();
+        svg.append(legend(names));
         for (int i = 0; i < series.size(); i++) {
             Series s = series.get(i);
             String colour = PALETTE.get(i % PALETTE.size());
@@ -98,12 +99,8 @@ public final class Svg {
             svg.append(String.format(Locale.ROOT,
                     "<polyline class='series' data-series='%s' fill='none' stroke='%s' stroke-width='1.6' points='%s'/>%n",
                     Html.escape(s.name()), colour, points.toString().trim()));
-            svg.append(String.format(Locale.ROOT,
-                    "<rect x='%d' y='%d' width='10' height='10' fill='%s'/><text x='%d' y='%d' font-size='11'>%s</text>%n",
-                    legendX, HEIGHT - 16, colour, legendX + 14, HEIGHT - 7, Html.escape(s.name())));
-            legendX += 24 + 7 * s.name().length();
         }
-        return svg.append("</svg>\n").toString();
+        return close(svg, names.size(), names);
     }
 
     /**
@@ -162,15 +159,57 @@ public final class Svg {
                     "<line x1='%d' y1='%d' x2='%d' y2='%d' stroke='#000' stroke-dasharray='5,4'/><text x='%d' y='%d' text-anchor='end' font-size='11'>%s</text>%n",
                     LEFT, y, WIDTH - RIGHT, y, WIDTH - RIGHT, y - 4, Html.escape(referenceLabel)));
         }
-        int legendX = LEFT;
-        for (int s = 0; s < stacks.size(); s++) {
-            svg.append(String.format(Locale.ROOT,
+        List<String> names = stacks.stream().map(Stack::name).toList();
+        svg.append(legend(names));
+        return close(svg, names.size(), names);
+    }
+
+    private static final int LEGEND_ROW = 16;
+
+    /** Legend entries laid out left to right in as many rows as they need, below the x axis label. */
+    private static String legend(List<String> names) {
+        StringBuilder out = new StringBuilder();
+        int x = LEFT;
+        int row = 0;
+        for (int i = 0; i < names.size(); i++) {
+            int width = 24 + 7 * names.get(i).length();
+            if (x > LEFT && x + width > WIDTH - RIGHT) {
+                x = LEFT;
+                row++;
+            }
+            int y = HEIGHT - 16 + row * LEGEND_ROW;
+            out.append(String.format(Locale.ROOT,
                     "<rect x='%d' y='%d' width='10' height='10' fill='%s'/><text x='%d' y='%d' font-size='11'>%s</text>%n",
-                    legendX, HEIGHT - 16, PALETTE.get(s % PALETTE.size()), legendX + 14, HEIGHT - 7,
-                    Html.escape(stacks.get(s).name())));
-            legendX += 24 + 7 * stacks.get(s).name().length();
+                    x, y, PALETTE.get(i % PALETTE.size()), x + 14, y + 9, Html.escape(names.get(i))));
+            x += width;
         }
-        return svg.append("</svg>\n").toString();
+        return out.toString();
+    }
+
+    private static int legendRows(List<String> names) {
+        int x = LEFT;
+        int rows = names.isEmpty() ? 0 : 1;
+        for (String name : names) {
+            int width = 24 + 7 * name.length();
+            if (x > LEFT && x + width > WIDTH - RIGHT) {
+                x = LEFT;
+                rows++;
+            }
+            x += width;
+        }
+        return rows;
+    }
+
+    /** Ends the chart, growing its height for legend rows beyond the first. */
+    private static String close(StringBuilder svg, int entries, List<String> names) {
+        int extra = Math.max(0, legendRows(names) - 1) * LEGEND_ROW;
+        String text = svg.append("</svg>\n").toString();
+        if (extra == 0) {
+            return text;
+        }
+        int height = HEIGHT + extra;
+        return text.replaceFirst("height='" + HEIGHT + "' viewBox='0 0 " + WIDTH + " " + HEIGHT + "'",
+                "height='" + height + "' viewBox='0 0 " + WIDTH + " " + height + "'");
     }
 
     private static StringBuilder open(String title) {
