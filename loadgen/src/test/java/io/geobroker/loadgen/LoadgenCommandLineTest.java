@@ -46,6 +46,17 @@ class LoadgenCommandLineTest {
     }
 
     @Test
+    void report_rewrites_the_files_of_a_saved_report(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("saved.json");
+        Files.writeString(json, io.geobroker.loadgen.report.ReportWriter.json(io.geobroker.loadgen.report.ReportWriterTest.sample()));
+
+        assertThat(Loadgen.execute("report", "--from", json.toString(), "--out", dir.resolve("again").toString())).isZero();
+        assertThat(Files.readString(dir.resolve("again").resolve("report.html"))).contains("<svg");
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("ticker-to-fill/ALL/ALL");
+        assertThat(Loadgen.execute("report", "--from", dir.resolve("missing.json").toString())).isEqualTo(1);
+    }
+
+    @Test
     void bad_flags_exit_with_usage_code_2() {
         assertThat(Loadgen.execute("run", "--no-such-flag")).isEqualTo(2);
         assertThat(Loadgen.execute("run", "--scale", "abc")).isEqualTo(2);

@@ -13,9 +13,9 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class ReportWriterTest {
+public class ReportWriterTest {
 
-    static RunReport sample() {
+    public static RunReport sample() {
         Metrics metrics = new Metrics();
         metrics.startMeasuring();
         for (int second = 0; second < 3; second++) {
