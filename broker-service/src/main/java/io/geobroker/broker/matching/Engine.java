@@ -1,0 +1,913 @@
+package io.geobroker.broker.matching;
+
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import io.geobroker.broker.config.BrokerProperties;
+import io.geobroker.broker.fill.FillPublisher;
+import io.geobroker.broker.order.NewOrder;
+import io.geobroker.broker.order.Order;
+import io.geobroker.broker.order.OrderDao;
+import io.geobroker.broker.order.OrderIds;
+import io.geobroker.broker.ticker.DurableOffsets;
+import io.geobroker.domain.Exchange;
+import io.geobroker.domain.Fill;
+import io.geobroker.domain.OrderStatus;
+import io.geobroker.domain.OrderType;
+import io.geobroker.domain.Region;
+import io.geobroker.domain.Side;
+import io.geobroker.domain.SymbolDirectory;
+import io.geobroker.domain.SymbolInfo;
+import io.geobroker.domain.Ticker;
+import io.geobroker.domain.TimeInForce;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The single writer of everything this region owns (SPEC §2, ownership principle): the open orders
+ * of its exchanges' symbols, the holdings of those symbols and the cash in their currencies. One
+ * thread applies commands (tickers, placements, cancels, cash movements, expiry) in arrival order to
+ * in-memory state, then makes a whole group of them durable with one atomic logged batch of
+ * absolute values, publishes the group's fills, answers its REST calls and releases its ticker
+ * offsets for commit. A group whose batch outcome is unknown is written again (same statements,
+ * same timestamp) before anything else is applied, so memory never runs ahead of an unknown state.
+ *
+ * <p>Exactly once: a ticker at or below the symbol's durable {@code last_ticker_sequence} is a
+ * replay and fills nothing. Fills of the last durable group may not have reached Kafka before a
+ * crash; at start the engine publishes them again from {@code fills_by_ticker} (same fill ids).
+ */
+@Component
+public class Engine implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(Engine.class);
+    private static final int RECENT_ORDERS = 100_000;
+
+    private final EngineStore store;
+    private final FillPublisher publisher;
+    private final DurableOffsets offsets;
+    private final Clock clock;
+    private final BrokerProperties.Engine config;
+    private final String region;
+    private final SymbolDirectory directory;
+    private final BlockingQueue<Command> queue;
+    private final WriteClock writeClock = new WriteClock();
+
+    private final Map<String, SymbolState> symbols = new LinkedHashMap<>();
+    private final Map<UUID, OrderState> live = new HashMap<>();
+    private final Map<UUID, OrderState> recent = new LinkedHashMap<>(1024, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<UUID, OrderState> eldest) {
+            return size() > RECENT_ORDERS;
+        }
+    };
+    private final Map<String, CashAccount> cash = new HashMap<>();
+    private final Map<String, Holding> holdings = new HashMap<>();
+    private final Set<String> ownedCurrencies = new LinkedHashSet<>();
+
+    private final Group group = new Group();
+    private final CountDownLatch ready = new CountDownLatch(1);
+    private volatile boolean running;
+    private volatile int resting;
+    private Thread thread;
+    private Instant nextExpiryCheck = Instant.EPOCH;
+
+    private final MeterRegistry meters;
+    private final Timer tickerToFill;
+    private final Timer consumeTimer;
+    private final Timer matchTimer;
+    private final Timer persistTimer;
+    private final Timer publishTimer;
+    private final Counter replays;
+    private final Counter oversizedGroups;
+
+    public Engine(OrderDao orderDao, com.datastax.oss.driver.api.core.CqlSession session, FillPublisher publisher,
+                  DurableOffsets offsets, Clock clock, BrokerProperties properties, Region region,
+                  SymbolDirectory directory, MeterRegistry meters) {
+        this.store = new EngineStore(session, orderDao);
+        this.publisher = publisher;
+        this.offsets = offsets;
+        this.clock = clock;
+        this.config = properties.engine();
+        this.region = region.name();
+        this.directory = directory;
+        this.queue = new ArrayBlockingQueue<>(config.queueCapacity());
+        this.meters = meters;
+        for (String exchange : region.exchanges()) {
+            String currency = directory.exchange(exchange).orElseThrow().currency();
+            ownedCurrencies.add(currency);
+            for (SymbolInfo info : directory.symbolsOf(exchange)) {
+                symbols.put(info.symbol(), new SymbolState(info, currency));
+            }
+        }
+        tickerToFill = Timer.builder("geobroker.ticker.to.fill")
+                .description("Exchange time of the triggering ticker to the fill being durable")
+                .publishPercentileHistogram().register(meters);
+        consumeTimer = stage("consume");
+        matchTimer = stage("match");
+        persistTimer = stage("persist");
+        publishTimer = stage("publish");
+        replays = Counter.builder("geobroker.tickers.replayed")
+                .description("Tickers at or below the durable sequence, which fill nothing").register(meters);
+        oversizedGroups = Counter.builder("geobroker.engine.oversized.groups")
+                .description("Groups too large for one batch, written in several").register(meters);
+        Gauge.builder("geobroker.orders.resting", () -> resting)
+                .description("Orders resting in the books of this region").register(meters);
+    }
+
+    private Timer stage(String name) {
+        return Timer.builder("geobroker.engine.stage").tag("stage", name)
+                .description("Time spent per engine stage").publishPercentileHistogram().register(meters);
+    }
+
+    // ---- commands from other threads
+
+    public boolean owns(String symbol) {
+        return symbols.containsKey(symbol);
+    }
+
+    public boolean ownsCurrency(String currency) {
+        return ownedCurrencies.contains(currency);
+    }
+
+    public CompletableFuture<Outcomes.Placement> place(NewOrder order) {
+        CompletableFuture<Outcomes.Placement> result = new CompletableFuture<>();
+        submit(new Command.Place(order, result));
+        return result;
+    }
+
+    public CompletableFuture<Outcomes.Cancellation> cancel(String customerId, UUID orderId) {
+        CompletableFuture<Outcomes.Cancellation> result = new CompletableFuture<>();
+        submit(new Command.Cancel(customerId, orderId, result));
+        return result;
+    }
+
+    public CompletableFuture<Outcomes.Movement> moveCash(String customerId, String currency, long amount) {
+        CompletableFuture<Outcomes.Movement> result = new CompletableFuture<>();
+        submit(new Command.MoveCash(customerId, currency, amount, result));
+        return result;
+    }
+
+    public CompletableFuture<Outcomes.Movement> transferShares(String customerId, String symbol, long quantity) {
+        CompletableFuture<Outcomes.Movement> result = new CompletableFuture<>();
+        submit(new Command.TransferShares(customerId, symbol, quantity, result));
+        return result;
+    }
+
+    /** Queues a ticker from the consumer; blocks while the engine is full (back-pressure on Kafka). */
+    public void tickerReceived(Ticker ticker, String topic, int partition, long offset, long receivedNanos)
+            throws InterruptedException {
+        queue.put(new Command.TickerReceived(ticker, topic, partition, offset, receivedNanos));
+    }
+
+    /** Queues the offset of a dead-lettered record, committed once the tickers before it are durable. */
+    public void skipped(String topic, int partition, long offset) throws InterruptedException {
+        queue.put(new Command.Skipped(topic, partition, offset));
+    }
+
+    /** Waits until the state is rebuilt from Cassandra; false on timeout. */
+    public boolean awaitReady(Duration timeout) throws InterruptedException {
+        return ready.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void submit(Command command) {
+        try {
+            if (!queue.offer(command, config.commandTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new EngineBusyException();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new EngineBusyException();
+        }
+    }
+
+    /** The engine cannot take the command now (queue full, or shutting down): a 503 for the caller. */
+    public static final class EngineBusyException extends RuntimeException {
+        public EngineBusyException() {
+            super("the matching engine is busy");
+        }
+    }
+
+    // ---- life cycle
+
+    @Override
+    public void start() {
+        running = true;
+        thread = new Thread(this::run, "engine");
+        thread.start();
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+        if (thread != null) {
+            thread.interrupt();
+            try {
+                thread.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    /** Whether the engine thread is alive and applying commands (false after a fatal error). */
+    public boolean isHealthy() {
+        return running && thread != null && thread.isAlive() && ready.getCount() == 0;
+    }
+
+    @Override
+    public int getPhase() {
+        return 0;
+    }
+
+    private void run() {
+        try {
+            recover();
+            ready.countDown();
+            while (running) {
+                Command first = queue.poll(config.expiryInterval().toMillis(), TimeUnit.MILLISECONDS);
+                if (first != null) {
+                    long start = System.nanoTime();
+                    apply(first);
+                    while (group.commands < config.maxGroupCommands()
+                            && group.statementEstimate() < config.maxGroupStatements()) {
+                        Command next = queue.poll();
+                        if (next == null) {
+                            break;
+                        }
+                        apply(next);
+                    }
+                    matchTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+                }
+                expireIfDue();
+                if (!group.isEmpty()) {
+                    commit();
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            log.error("engine stopped: state may be ahead of Cassandra, the broker must restart", e);
+            running = false;
+        } finally {
+            failPending();
+        }
+    }
+
+    private void failPending() {
+        Command c;
+        while ((c = queue.poll()) != null) {
+            if (c instanceof Command.Place p) {
+                p.result().completeExceptionally(new EngineBusyException());
+            } else if (c instanceof Command.Cancel p) {
+                p.result().completeExceptionally(new EngineBusyException());
+            } else if (c instanceof Command.MoveCash p) {
+                p.result().completeExceptionally(new EngineBusyException());
+            } else if (c instanceof Command.TransferShares p) {
+                p.result().completeExceptionally(new EngineBusyException());
+            }
+        }
+    }
+
+    // ---- recovery
+
+    private void recover() {
+        long start = System.nanoTime();
+        List<Fill> republish = new ArrayList<>();
+        for (SymbolState s : symbols.values()) {
+            store.symbolState(s.symbol()).ifPresent(row -> {
+                s.generation = row.generation();
+                s.deletions = row.deletions();
+                s.lastTickerSequence = row.lastTickerSequence();
+                s.nextOrderSequence = row.nextOrderSequence();
+                s.lastGroupFirstSequence = row.lastGroupFirstSequence();
+            });
+            store.quote(s.symbol()).ifPresent(q -> {
+                s.quotePrice = q.getLong("price");
+                s.quoteVolume = q.getLong("volume");
+                s.quoteSequence = q.getLong("sequence");
+                s.quoteExchangeTimeMicros = q.getLong("exchange_time_micros");
+                s.quoteVolumeLeft = s.quoteVolume;
+            });
+            for (EngineStore.OpenRow row : store.openOrders(s.symbol(), s.generation)) {
+                store.order(row.orderId()).filter(o -> !o.status().isTerminal()).ifPresent(o -> {
+                    OrderState state = OrderState.restore(o, bookLimitOf(o), row.sequence());
+                    state.persistedGeneration = s.generation;
+                    s.book.add(state);
+                    live.put(state.id, state);
+                });
+            }
+            if (s.lastGroupFirstSequence >= 0) {
+                for (long seq = s.lastGroupFirstSequence; seq <= Math.max(s.lastTickerSequence, s.quoteSequence); seq++) {
+                    for (EngineStore.FillRow f : store.fills(s.symbol(), seq)) {
+                        republish.add(EngineStore.toFill(f, s.info.exchange(), region, f.durableTimeMicros()));
+                    }
+                }
+            }
+        }
+        resting = live.size();
+        publisher.publish(republish);
+        log.info("engine state rebuilt: {} symbols, {} resting orders, {} fill(s) of the last group published again, in {} ms",
+                symbols.size(), live.size(), republish.size(), (System.nanoTime() - start) / 1_000_000);
+    }
+
+    /** The price a restored order may trade at: for a BUY STOP it is the protection price it reserved at. */
+    private static long bookLimitOf(Order o) {
+        return switch (o.type()) {
+            case LIMIT, STOP_LIMIT -> o.limitPrice();
+            case STOP -> o.side() == Side.BUY ? o.reserved() / (o.quantity() - o.filledQuantity()) : 0;
+            case MARKET -> 0;
+        };
+    }
+
+    // ---- applying commands
+
+    private void apply(Command command) {
+        group.commands++;
+        if (command instanceof Command.TickerReceived t) {
+            onTicker(t);
+        } else if (command instanceof Command.Skipped s) {
+            group.skipped.add(s);
+        } else if (command instanceof Command.Place p) {
+            onPlace(p);
+        } else if (command instanceof Command.Cancel c) {
+            onCancel(c);
+        } else if (command instanceof Command.MoveCash m) {
+            onMoveCash(m);
+        } else if (command instanceof Command.TransferShares t) {
+            onTransferShares(t);
+        }
+    }
+
+    private void onTicker(Command.TickerReceived received) {
+        consumeTimer.record(System.nanoTime() - received.receivedNanos(), TimeUnit.NANOSECONDS);
+        group.offsets.add(received);
+        Ticker t = received.ticker();
+        SymbolState s = symbols.get(t.symbol());
+        if (s == null) {
+            return;
+        }
+        if (t.sequence() <= s.lastTickerSequence) {
+            replays.increment();
+            return;
+        }
+        s.quotePrice = t.price();
+        s.quoteVolume = t.volume();
+        s.quoteSequence = t.sequence();
+        s.quoteExchangeTimeMicros = t.exchangeTimeMicros();
+        s.lastTickerSequence = t.sequence();
+        group.symbols.add(s);
+        group.quotes.add(s);
+        s.book.onTicker(t.price(), t.volume(), new SymbolBook.Sink() {
+            @Override
+            public void onTrigger(OrderState order) {
+                order.updatedAt = now();
+                group.orders.put(order.id, order);
+            }
+
+            @Override
+            public void onFill(OrderState order, long quantity, long price) {
+                fill(s, order, quantity, price, t.sequence(), t.exchangeTimeMicros());
+            }
+        });
+        s.quoteVolumeLeft = s.book.lastVolumeLeft();
+    }
+
+    private void onPlace(Command.Place command) {
+        NewOrder n = command.order();
+        OrderState known = known(n.orderId());
+        if (known != null) {
+            Order existing = known.snapshot();
+            Outcomes.PlaceResult result = !existing.sameRequestAs(n) ? Outcomes.PlaceResult.CONFLICT
+                    : existing.status() == OrderStatus.REJECTED ? Outcomes.PlaceResult.REJECTED
+                    : Outcomes.PlaceResult.REPEATED;
+            group.completions.add(() -> command.result().complete(new Outcomes.Placement(result, existing, List.of())));
+            return;
+        }
+        SymbolState s = symbols.get(n.symbol().symbol());
+        if (s == null) {
+            command.result().completeExceptionally(new IllegalArgumentException("symbol not owned by this region"));
+            return;
+        }
+        Instant now = now();
+        long bookLimit = switch (n.type()) {
+            case LIMIT, STOP_LIMIT -> n.limitPrice();
+            case STOP -> n.side() == Side.BUY ? protectionPrice(n.stopPrice(), s.info) : 0;
+            case MARKET -> n.side() == Side.BUY ? s.quotePrice : 0;
+        };
+        Instant expiresAt = n.timeInForce() == TimeInForce.DAY && n.type() != OrderType.MARKET
+                ? closeAfter(s.info, now) : null;
+        OrderState o = new OrderState(n.orderId(), n.customerId(), n.clientOrderId(), s.symbol(), s.info.exchange(),
+                s.currency, n.side(), n.type(), n.timeInForce(), n.allOrNone(), n.quantity(), n.limitPrice(),
+                n.stopPrice(), bookLimit, expiresAt, now, n.homeRegion(), n.placedRegion(), s.nextOrderSequence++);
+        o.status = OrderStatus.OPEN;
+        group.symbols.add(s);
+        group.orders.put(o.id, o);
+        remember(o);
+        int fillsBefore = group.fills.size();
+        if (n.type() == OrderType.MARKET) {
+            long volumeLeft = s.quoteVolumeLeft;
+            if (s.quoteSequence < 0) {
+                reject(o, Outcomes.NO_QUOTE, "no quote for " + s.symbol() + " yet: a market order needs a latest price");
+            } else if (volumeLeft < n.quantity()) {
+                reject(o, Outcomes.INSUFFICIENT_VOLUME, "the latest quote has " + volumeLeft
+                        + " shares left at " + s.quotePrice + ", fewer than the " + n.quantity() + " ordered");
+            } else if (reserve(o)) {
+                s.quoteVolumeLeft -= n.quantity();
+                fill(s, o, n.quantity(), s.quotePrice, s.quoteSequence, s.quoteExchangeTimeMicros);
+            }
+        } else if (reserve(o)) {
+            s.book.add(o);
+            live.put(o.id, o);
+            resting = live.size();
+        }
+        meters.counter("geobroker.orders.placed", "type", n.type().name(), "side", n.side().name()).increment();
+        List<EngineStore.FillRow> fills = List.copyOf(group.fills.subList(fillsBefore, group.fills.size()));
+        group.completions.add(() -> {
+            Order snapshot = o.snapshot();
+            List<Fill> published = fills.stream()
+                    .map(f -> EngineStore.toFill(f, o.exchange, region, group.durableMicros)).toList();
+            command.result().complete(new Outcomes.Placement(snapshot.status() == OrderStatus.REJECTED
+                    ? Outcomes.PlaceResult.REJECTED : Outcomes.PlaceResult.CREATED, snapshot, published));
+        });
+    }
+
+    private void onCancel(Command.Cancel c) {
+        OrderState o = live.get(c.orderId());
+        if (o == null || !o.customerId.equals(c.customerId())) {
+            OrderState r = recent.get(c.orderId());
+            Outcomes.Cancellation outcome = r != null && r.customerId.equals(c.customerId()) && !r.isLive()
+                    ? new Outcomes.Cancellation(Outcomes.CancelResult.ALREADY_TERMINAL, r.snapshot())
+                    : new Outcomes.Cancellation(Outcomes.CancelResult.NOT_FOUND, null);
+            group.completions.add(() -> c.result().complete(outcome));
+            return;
+        }
+        symbols.get(o.symbol).book.remove(o);
+        finish(o, OrderStatus.CANCELLED);
+        group.completions.add(() -> c.result().complete(
+                new Outcomes.Cancellation(Outcomes.CancelResult.CANCELLED, o.snapshot())));
+    }
+
+    private void onMoveCash(Command.MoveCash m) {
+        CashAccount account = cash(m.customerId(), m.currency());
+        if (m.amount() < 0 && account.available < -m.amount()) {
+            Outcomes.Movement refused = new Outcomes.Movement(false, "insufficient cash: " + account.available + " "
+                    + m.currency() + " minor units available, " + -m.amount() + " requested",
+                    account.available, account.reserved);
+            group.completions.add(() -> m.result().complete(refused));
+            return;
+        }
+        account.available = Math.addExact(account.available, m.amount());
+        group.cash.add(account);
+        Instant now = now();
+        group.transactions.add(store.transaction(m.customerId(), now, UUID.randomUUID(),
+                m.amount() >= 0 ? "DEPOSIT" : "WITHDRAWAL", m.currency(), m.amount(), null, null, null, null, region));
+        Outcomes.Movement done = new Outcomes.Movement(true, null, account.available, account.reserved);
+        group.completions.add(() -> m.result().complete(done));
+    }
+
+    private void onTransferShares(Command.TransferShares t) {
+        SymbolState s = symbols.get(t.symbol());
+        Holding h = holding(t.customerId(), t.symbol());
+        h.available = Math.addExact(h.available, t.quantity());
+        group.holdings.add(h);
+        group.transactions.add(store.transaction(t.customerId(), now(), UUID.randomUUID(), "TRANSFER_IN", s.currency,
+                0, t.symbol(), t.quantity(), null, null, region));
+        Outcomes.Movement done = new Outcomes.Movement(true, null, h.available, h.reserved);
+        group.completions.add(() -> t.result().complete(done));
+    }
+
+    private void expireIfDue() {
+        Instant now = now();
+        if (now.isBefore(nextExpiryCheck)) {
+            return;
+        }
+        nextExpiryCheck = now.plus(config.expiryInterval());
+        for (SymbolState s : symbols.values()) {
+            s.book.expireUpTo(now, o -> finish(o, OrderStatus.EXPIRED));
+        }
+    }
+
+    // ---- account effects
+
+    private boolean reserve(OrderState o) {
+        if (o.side == Side.BUY) {
+            CashAccount account = cash(o.customerId, o.currency);
+            long needed = Math.multiplyExact(o.quantity, o.bookLimit);
+            if (account.available < needed) {
+                reject(o, Outcomes.INSUFFICIENT_CASH, "insufficient cash: the order needs " + needed + " " + o.currency
+                        + " minor units, " + account.available + " available");
+                return false;
+            }
+            account.available -= needed;
+            account.reserved += needed;
+            o.reserved = needed;
+            group.cash.add(account);
+        } else {
+            Holding h = holding(o.customerId, o.symbol);
+            if (h.available < o.quantity) {
+                reject(o, Outcomes.INSUFFICIENT_SHARES, "insufficient shares: the order sells " + o.quantity + " "
+                        + o.symbol + ", " + h.available + " available");
+                return false;
+            }
+            h.available -= o.quantity;
+            h.reserved += o.quantity;
+            o.reserved = o.quantity;
+            group.holdings.add(h);
+        }
+        return true;
+    }
+
+    private void reject(OrderState o, String reason, String text) {
+        o.status = OrderStatus.REJECTED;
+        o.rejectReason = text;
+        meters.counter("geobroker.orders.rejected", "reason", reason).increment();
+    }
+
+    private void fill(SymbolState s, OrderState o, long quantity, long price, long tickerSequence, long exchangeMicros) {
+        long notional = Math.multiplyExact(quantity, price);
+        long release = Math.multiplyExact(quantity, o.reservationPerShare());
+        CashAccount account = cash(o.customerId, o.currency);
+        Holding h = holding(o.customerId, o.symbol);
+        if (o.side == Side.BUY) {
+            account.reserved -= release;
+            account.available += release - notional;
+            h.available += quantity;
+        } else {
+            h.reserved -= quantity;
+            account.available += notional;
+        }
+        o.reserved -= release;
+        o.filledQuantity += quantity;
+        o.filledNotional += notional;
+        o.updatedAt = now();
+        if (o.filledQuantity == o.quantity) {
+            o.status = OrderStatus.FILLED;
+            releaseReservation(o);
+            live.remove(o.id);
+            resting = live.size();
+        } else {
+            o.status = OrderStatus.PARTIALLY_FILLED;
+        }
+        UUID fillId = OrderIds.fillId(o.id, tickerSequence);
+        group.orders.put(o.id, o);
+        group.cash.add(account);
+        group.holdings.add(h);
+        group.transactions.add(store.transaction(o.customerId, o.updatedAt, fillId, o.side.name(), o.currency,
+                o.side == Side.BUY ? -notional : notional, o.symbol, o.side == Side.BUY ? quantity : -quantity, price,
+                o.id, region));
+        group.fills.add(new EngineStore.FillRow(o.symbol, tickerSequence, fillId, o.id, o.customerId, o.side, o.type,
+                price, quantity, o.currency, exchangeMicros, group.timestampMicros()));
+        group.fillSymbols.merge(s, tickerSequence, Math::min);
+        group.symbols.add(s);
+    }
+
+    /** Ends a live order (cancel or expiry) and gives back what it still reserves. */
+    private void finish(OrderState o, OrderStatus status) {
+        releaseReservation(o);
+        o.status = status;
+        o.updatedAt = now();
+        live.remove(o.id);
+        resting = live.size();
+        group.orders.put(o.id, o);
+    }
+
+    private void releaseReservation(OrderState o) {
+        if (o.reserved == 0) {
+            return;
+        }
+        if (o.side == Side.BUY) {
+            CashAccount account = cash(o.customerId, o.currency);
+            account.reserved -= o.reserved;
+            account.available += o.reserved;
+            group.cash.add(account);
+        } else {
+            Holding h = holding(o.customerId, o.symbol);
+            h.reserved -= o.reserved;
+            h.available += o.reserved;
+            group.holdings.add(h);
+        }
+        o.reserved = 0;
+    }
+
+    private CashAccount cash(String customerId, String currency) {
+        return cash.computeIfAbsent(customerId + '\u0000' + currency, k -> store.cash(customerId, currency));
+    }
+
+    private Holding holding(String customerId, String symbol) {
+        return holdings.computeIfAbsent(customerId + '\u0000' + symbol, k -> store.holding(customerId, symbol));
+    }
+
+    /**
+     * An order this engine placed or holds. The REST layer has already looked in Cassandra; this
+     * catches two identical requests racing past that check.
+     */
+    private OrderState known(UUID orderId) {
+        OrderState o = live.get(orderId);
+        if (o == null) {
+            o = recent.get(orderId);
+        }
+        return o;
+    }
+
+    private void remember(OrderState o) {
+        recent.put(o.id, o);
+    }
+
+    /** Business time at Cassandra's timestamp precision, so answers match what is read back later. */
+    private Instant now() {
+        return clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+    }
+
+    /** The close of the symbol's exchange at or after {@code now} (DAY orders expire then). */
+    static Instant closeAfter(SymbolInfo info, Instant now, SymbolDirectory directory) {
+        Exchange exchange = directory.exchange(info.exchange()).orElseThrow();
+        ZonedDateTime local = now.atZone(exchange.timeZone());
+        LocalDate day = local.toLocalDate();
+        ZonedDateTime close = day.atTime(exchange.close()).atZone(exchange.timeZone());
+        if (!close.toInstant().isAfter(now)) {
+            close = day.plusDays(1).atTime(exchange.close()).atZone(exchange.timeZone());
+        }
+        return close.toInstant();
+    }
+
+    private Instant closeAfter(SymbolInfo info, Instant now) {
+        return closeAfter(info, now, directory);
+    }
+
+    private long protectionPrice(long stopPrice, SymbolInfo info) {
+        return protectionPrice(stopPrice, info.tickSize(), config.stopProtectionBps());
+    }
+
+    /** Stop price plus a margin in basis points, rounded up to the tick (a BUY STOP's price cap). */
+    static long protectionPrice(long stopPrice, long tick, int bps) {
+        long margin = (Math.multiplyExact(stopPrice, (long) bps) + 9_999) / 10_000;
+        long raw = Math.addExact(stopPrice, margin);
+        return (raw + tick - 1) / tick * tick;
+    }
+
+    // ---- group commit
+
+    private void commit() {
+        long timestamp = group.timestampMicros();
+        List<BoundStatement> statements = new ArrayList<>();
+        Set<SymbolState> rolls = new LinkedHashSet<>();
+        for (OrderState o : group.orders.values()) {
+            statements.addAll(store.order(o));
+            o.rowWritten = true;
+            SymbolState s = symbols.get(o.symbol);
+            if (o.isLive() && o.status != OrderStatus.PENDING) {
+                if (o.persistedGeneration != s.generation) {
+                    statements.add(store.openOrder(o, s.generation));
+                    o.persistedGeneration = s.generation;
+                }
+            } else if (o.persistedGeneration >= 0) {
+                statements.add(store.deleteOpenOrder(o.symbol, o.persistedGeneration, o.id));
+                if (o.persistedGeneration == s.generation) {
+                    s.deletions++;
+                    group.symbols.add(s);
+                    if (s.deletions >= config.deletionsPerGeneration()) {
+                        rolls.add(s);
+                    }
+                }
+                o.persistedGeneration = -1;
+            }
+        }
+        for (CashAccount c : group.cash) {
+            statements.add(store.cash(c));
+        }
+        for (Holding h : group.holdings) {
+            statements.add(store.holding(h));
+        }
+        statements.addAll(group.transactions);
+        for (EngineStore.FillRow f : group.fills) {
+            statements.add(store.fill(f));
+        }
+        group.fillSymbols.forEach((s, first) -> s.lastGroupFirstSequence = first);
+        List<BoundStatement> progress = new ArrayList<>();
+        for (SymbolState s : group.symbols) {
+            progress.add(store.symbolState(s));
+        }
+        Instant now = now();
+        for (SymbolState s : group.quotes) {
+            progress.add(store.quote(s, now));
+        }
+        persistGroup(statements, progress, timestamp);
+        long durableMicros = System.currentTimeMillis() * 1000;
+        group.durableMicros = durableMicros;
+
+        long publishStart = System.nanoTime();
+        List<Fill> fills = new ArrayList<>(group.fills.size());
+        for (EngineStore.FillRow f : group.fills) {
+            fills.add(EngineStore.toFill(f, symbols.get(f.symbol()).info.exchange(), region, durableMicros));
+            tickerToFill.record(Math.max(0, durableMicros - f.tickerExchangeTimeMicros()), TimeUnit.MICROSECONDS);
+        }
+        publisher.publish(fills);
+        publishTimer.record(System.nanoTime() - publishStart, TimeUnit.NANOSECONDS);
+
+        for (Runnable completion : group.completions) {
+            completion.run();
+        }
+        for (Command.TickerReceived t : group.offsets) {
+            offsets.done(t.topic(), t.partition(), t.offset() + 1);
+        }
+        for (Command.Skipped t : group.skipped) {
+            offsets.done(t.topic(), t.partition(), t.offset() + 1);
+        }
+        group.clear();
+        for (SymbolState s : rolls) {
+            roll(s);
+        }
+    }
+
+    /**
+     * Writes the group as one atomic batch. A group whose batch would pass {@code maxBatchBytes}
+     * (only a single command with very many fills gets there, since groups are capped in
+     * statements) is written as consecutive batches with the symbols' progress last. Such a group is
+     * not atomic: a crash between its batches leaves part of its fills durable while its tickers are
+     * matched again after the restart. Deployments where one ticker can fill that many orders raise
+     * Cassandra's batch_size_fail_threshold and {@code max-batch-bytes} together.
+     */
+    private void persistGroup(List<BoundStatement> effects, List<BoundStatement> progress, long timestamp) {
+        List<BoundStatement> all = new ArrayList<>(effects);
+        all.addAll(progress);
+        if (all.isEmpty()) {
+            return;
+        }
+        long size = 0;
+        for (BoundStatement s : all) {
+            size += store.sizeOf(s);
+        }
+        if (size <= config.maxBatchBytes()) {
+            persist(all, timestamp);
+            return;
+        }
+        oversizedGroups.increment();
+        log.warn("group of {} statements ({} bytes) exceeds {} bytes: writing it in several batches",
+                all.size(), size, config.maxBatchBytes());
+        List<BoundStatement> chunk = new ArrayList<>();
+        long chunkSize = 0;
+        for (BoundStatement s : effects) {
+            int bytes = store.sizeOf(s);
+            if (!chunk.isEmpty() && chunkSize + bytes > config.maxBatchBytes()) {
+                persist(chunk, timestamp);
+                chunk = new ArrayList<>();
+                chunkSize = 0;
+            }
+            chunk.add(s);
+            chunkSize += bytes;
+        }
+        if (!chunk.isEmpty()) {
+            persist(chunk, timestamp);
+        }
+        persist(progress, timestamp);
+    }
+
+    /** Writes a batch until Cassandra confirms it: the same statements and timestamp every time. */
+    private void persist(List<BoundStatement> statements, long timestamp) {
+        long start = System.nanoTime();
+        long backoffMillis = 50;
+        while (true) {
+            try {
+                store.executeBatch(statements, timestamp);
+                persistTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+                return;
+            } catch (RuntimeException e) {
+                log.warn("group commit of {} statements failed ({}); writing it again", statements.size(), e.toString());
+                sleep(backoffMillis);
+                backoffMillis = Math.min(backoffMillis * 2, 2_000);
+            }
+        }
+    }
+
+    /**
+     * Moves a symbol's resting orders to a fresh open_orders partition so that reading them never
+     * crosses more than {@code deletionsPerGeneration} row tombstones: the new partition is cleared
+     * (one partition tombstone, in case an interrupted earlier move left rows there), the live orders
+     * are copied in, and then symbol_state switches to it in the same batch that drops the old one.
+     */
+    private void roll(SymbolState s) {
+        int next = s.generation + 1;
+        persistPartition(List.of(store.deleteOpenPartition(s.symbol(), next)), writeClock.next());
+        List<BoundStatement> chunk = new ArrayList<>();
+        for (OrderState o : s.book.orders()) {
+            chunk.add(store.openOrder(o, next));
+            if (chunk.size() == 50) {
+                persistPartition(chunk, writeClock.next());
+                chunk = new ArrayList<>();
+            }
+        }
+        if (!chunk.isEmpty()) {
+            persistPartition(chunk, writeClock.next());
+        }
+        int previous = s.generation;
+        s.generation = next;
+        s.deletions = 0;
+        persist(List.of(store.symbolState(s), store.deleteOpenPartition(s.symbol(), previous)), writeClock.next());
+        for (OrderState o : s.book.orders()) {
+            o.persistedGeneration = next;
+        }
+        log.debug("{} moved to open_orders generation {} with {} resting orders", s.symbol(), next, s.book.size());
+    }
+
+    private void persistPartition(List<BoundStatement> statements, long timestamp) {
+        long backoffMillis = 50;
+        while (true) {
+            try {
+                store.executePartitionBatch(statements, timestamp);
+                return;
+            } catch (RuntimeException e) {
+                log.warn("writing {} open orders failed ({}); writing again", statements.size(), e.toString());
+                sleep(backoffMillis);
+                backoffMillis = Math.min(backoffMillis * 2, 2_000);
+            }
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while retrying a write", e);
+        }
+    }
+
+    /** What one group changed, coalesced per row so every row is written once with its final values. */
+    private final class Group {
+        int commands;
+        long timestamp = -1;
+        long durableMicros;
+        final Map<UUID, OrderState> orders = new LinkedHashMap<>();
+        final Set<CashAccount> cash = new LinkedHashSet<>();
+        final Set<Holding> holdings = new LinkedHashSet<>();
+        final List<BoundStatement> transactions = new ArrayList<>();
+        final List<EngineStore.FillRow> fills = new ArrayList<>();
+        final Map<SymbolState, Long> fillSymbols = new LinkedHashMap<>();
+        final Set<SymbolState> symbols = new LinkedHashSet<>();
+        final Set<SymbolState> quotes = new LinkedHashSet<>();
+        final List<Runnable> completions = new ArrayList<>();
+        final List<Command.TickerReceived> offsets = new ArrayList<>();
+        final List<Command.Skipped> skipped = new ArrayList<>();
+
+        /** The write timestamp of this group, fixed at its first use so a retried batch is identical. */
+        long timestampMicros() {
+            if (timestamp < 0) {
+                timestamp = writeClock.next();
+            }
+            return timestamp;
+        }
+
+        int statementEstimate() {
+            return orders.size() * 3 + cash.size() + holdings.size() + transactions.size() + fills.size()
+                    + symbols.size() + quotes.size();
+        }
+
+        boolean isEmpty() {
+            return commands == 0 && orders.isEmpty() && transactions.isEmpty();
+        }
+
+        void clear() {
+            commands = 0;
+            timestamp = -1;
+            orders.clear();
+            cash.clear();
+            holdings.clear();
+            transactions.clear();
+            fills.clear();
+            fillSymbols.clear();
+            symbols.clear();
+            quotes.clear();
+            completions.clear();
+            offsets.clear();
+            skipped.clear();
+        }
+    }
+}

@@ -1,0 +1,246 @@
+package io.geobroker.broker.matching;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
+import com.datastax.oss.driver.api.core.cql.BatchStatement;
+import com.datastax.oss.driver.api.core.cql.BatchType;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.Row;
+import io.geobroker.broker.order.Order;
+import io.geobroker.broker.order.OrderDao;
+import io.geobroker.domain.Fill;
+import io.geobroker.domain.OrderType;
+import io.geobroker.domain.Side;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The engine's Cassandra access: the reads that rebuild its state at start and lazily load
+ * accounts, and the statements of one group commit. Statements are prepared once; every write
+ * carries absolute values, so a batch can be executed again after an unknown outcome.
+ */
+final class EngineStore {
+
+    /** Durable progress of one symbol as stored in symbol_state. */
+    record SymbolRow(int generation, int deletions, long lastTickerSequence, long nextOrderSequence,
+                     long lastGroupFirstSequence) {
+    }
+
+    /** One row of open_orders: an order resting on a symbol. */
+    record OpenRow(UUID orderId, long sequence) {
+    }
+
+    /** One row of fills_by_ticker. */
+    record FillRow(String symbol, long tickerSequence, UUID fillId, UUID orderId, String customerId, Side side,
+                   OrderType orderType, long price, long quantity, String currency, long tickerExchangeTimeMicros,
+                   long durableTimeMicros) {
+    }
+
+    private final CqlSession session;
+    private final OrderDao orders;
+    private final PreparedStatement selectSymbolState;
+    private final PreparedStatement selectQuote;
+    private final PreparedStatement selectOpenOrders;
+    private final PreparedStatement selectCash;
+    private final PreparedStatement selectHolding;
+    private final PreparedStatement selectFills;
+    private final PreparedStatement insertOrder;
+    private final PreparedStatement insertOrderByCustomer;
+    private final PreparedStatement updateOrder;
+    private final PreparedStatement updateOrderByCustomer;
+    private final PreparedStatement insertOpenOrder;
+    private final PreparedStatement deleteOpenOrder;
+    private final PreparedStatement deleteOpenPartition;
+    private final PreparedStatement insertSymbolState;
+    private final PreparedStatement insertQuote;
+    private final PreparedStatement insertCash;
+    private final PreparedStatement insertHolding;
+    private final PreparedStatement insertTransaction;
+    private final PreparedStatement insertFill;
+
+    EngineStore(CqlSession session, OrderDao orders) {
+        this.session = session;
+        this.orders = orders;
+        selectSymbolState = session.prepare("SELECT generation, deletions, last_ticker_sequence, next_order_sequence, "
+                + "last_group_first_sequence FROM symbol_state WHERE symbol = ?");
+        selectQuote = session.prepare("SELECT price, volume, sequence, exchange_time_micros FROM quotes WHERE symbol = ?");
+        selectOpenOrders = session.prepare("SELECT order_id, sequence FROM open_orders WHERE symbol = ? AND generation = ?");
+        selectCash = session.prepare("SELECT available, reserved FROM cash WHERE customer_id = ? AND currency = ?");
+        selectHolding = session.prepare("SELECT available, reserved FROM holdings WHERE customer_id = ? AND symbol = ?");
+        selectFills = session.prepare("SELECT * FROM fills_by_ticker WHERE symbol = ? AND ticker_sequence = ?");
+        insertOrder = session.prepare("INSERT INTO orders (" + OrderDao.ORDER_COLUMNS + ") VALUES ("
+                + "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        insertOrderByCustomer = session.prepare("INSERT INTO orders_by_customer (customer_id, placed_at, order_id, "
+                + "symbol, side, order_type, quantity, status, filled_quantity) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        updateOrder = session.prepare("UPDATE orders SET triggered = ?, status = ?, filled_quantity = ?, "
+                + "filled_notional = ?, reserved = ?, reject_reason = ?, updated_at = ? WHERE order_id = ?");
+        updateOrderByCustomer = session.prepare("UPDATE orders_by_customer SET status = ?, filled_quantity = ? "
+                + "WHERE customer_id = ? AND placed_at = ? AND order_id = ?");
+        insertOpenOrder = session.prepare("INSERT INTO open_orders (symbol, generation, order_id, customer_id, side, "
+                + "order_type, time_in_force, all_or_none, limit_price, stop_price, triggered, remaining, placed_at, "
+                + "sequence, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        deleteOpenOrder = session.prepare("DELETE FROM open_orders WHERE symbol = ? AND generation = ? AND order_id = ?");
+        deleteOpenPartition = session.prepare("DELETE FROM open_orders WHERE symbol = ? AND generation = ?");
+        insertSymbolState = session.prepare("INSERT INTO symbol_state (symbol, generation, deletions, "
+                + "last_ticker_sequence, next_order_sequence, last_group_first_sequence) VALUES (?, ?, ?, ?, ?, ?)");
+        insertQuote = session.prepare("INSERT INTO quotes (symbol, exchange, price, volume, sequence, "
+                + "exchange_time_micros, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
+        insertCash = session.prepare("INSERT INTO cash (customer_id, currency, available, reserved) VALUES (?, ?, ?, ?)");
+        insertHolding = session.prepare("INSERT INTO holdings (customer_id, symbol, available, reserved) VALUES (?, ?, ?, ?)");
+        insertTransaction = session.prepare("INSERT INTO transactions (customer_id, txn_time, txn_id, kind, currency, "
+                + "amount, symbol, quantity, price, order_id, region) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        insertFill = session.prepare("INSERT INTO fills_by_ticker (symbol, ticker_sequence, fill_id, order_id, "
+                + "customer_id, side, order_type, price, quantity, currency, ticker_exchange_time_micros, "
+                + "durable_time_micros) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    }
+
+    // ---- reads
+
+    Optional<SymbolRow> symbolState(String symbol) {
+        Row r = session.execute(selectSymbolState.bind(symbol)).one();
+        if (r == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new SymbolRow(r.getInt("generation"), r.getInt("deletions"),
+                r.getLong("last_ticker_sequence"), r.getLong("next_order_sequence"),
+                r.isNull("last_group_first_sequence") ? -1 : r.getLong("last_group_first_sequence")));
+    }
+
+    Optional<Row> quote(String symbol) {
+        return Optional.ofNullable(session.execute(selectQuote.bind(symbol)).one());
+    }
+
+    List<OpenRow> openOrders(String symbol, int generation) {
+        List<OpenRow> rows = new ArrayList<>();
+        for (Row r : session.execute(selectOpenOrders.bind(symbol, generation))) {
+            rows.add(new OpenRow(r.getUuid("order_id"), r.getLong("sequence")));
+        }
+        return rows;
+    }
+
+    Optional<Order> order(UUID orderId) {
+        return orders.find(orderId);
+    }
+
+    CashAccount cash(String customerId, String currency) {
+        Row r = session.execute(selectCash.bind(customerId, currency)).one();
+        return r == null ? new CashAccount(customerId, currency, 0, 0)
+                : new CashAccount(customerId, currency, r.getLong("available"), r.getLong("reserved"));
+    }
+
+    Holding holding(String customerId, String symbol) {
+        Row r = session.execute(selectHolding.bind(customerId, symbol)).one();
+        return r == null ? new Holding(customerId, symbol, 0, 0)
+                : new Holding(customerId, symbol, r.getLong("available"), r.getLong("reserved"));
+    }
+
+    List<FillRow> fills(String symbol, long tickerSequence) {
+        List<FillRow> fills = new ArrayList<>();
+        for (Row r : session.execute(selectFills.bind(symbol, tickerSequence))) {
+            fills.add(new FillRow(symbol, tickerSequence, r.getUuid("fill_id"), r.getUuid("order_id"),
+                    r.getString("customer_id"), Side.valueOf(r.getString("side")),
+                    OrderType.valueOf(r.getString("order_type")), r.getLong("price"), r.getLong("quantity"),
+                    r.getString("currency"), r.getLong("ticker_exchange_time_micros"), r.getLong("durable_time_micros")));
+        }
+        return fills;
+    }
+
+    // ---- writes (bound statements for one batch)
+
+    /** The order's rows: the full row the first time, afterwards only the columns a fill, trigger or cancel changes. */
+    List<BoundStatement> order(OrderState o) {
+        if (o.rowWritten) {
+            return List.of(
+                    updateOrder.bind(o.triggered, o.status.name(), o.filledQuantity, o.filledNotional, o.reserved,
+                            o.rejectReason, o.updatedAt, o.id),
+                    updateOrderByCustomer.bind(o.status.name(), o.filledQuantity, o.customerId, o.placedAt, o.id));
+        }
+        return List.of(
+                insertOrder.bind(o.id, o.customerId, o.clientOrderId, o.symbol, o.exchange, o.currency, o.homeRegion,
+                        o.placedRegion, o.side.name(), o.type.name(), o.timeInForce.name(), o.allOrNone, o.quantity,
+                        o.limitPrice, o.stopPrice, o.triggered, o.status.name(), o.filledQuantity, o.filledNotional,
+                        o.reserved, o.rejectReason, o.expiresAt, o.placedAt, o.updatedAt),
+                insertOrderByCustomer.bind(o.customerId, o.placedAt, o.id, o.symbol, o.side.name(), o.type.name(),
+                        o.quantity, o.status.name(), o.filledQuantity));
+    }
+
+    BoundStatement openOrder(OrderState o, int generation) {
+        return insertOpenOrder.bind(o.symbol, generation, o.id, o.customerId, o.side.name(), o.type.name(),
+                o.timeInForce.name(), o.allOrNone, o.limitPrice, o.stopPrice, o.triggered, o.remaining(), o.placedAt,
+                o.sequence, o.expiresAt);
+    }
+
+    BoundStatement deleteOpenOrder(String symbol, int generation, UUID orderId) {
+        return deleteOpenOrder.bind(symbol, generation, orderId);
+    }
+
+    BoundStatement deleteOpenPartition(String symbol, int generation) {
+        return deleteOpenPartition.bind(symbol, generation);
+    }
+
+    BoundStatement symbolState(SymbolState s) {
+        return insertSymbolState.bind(s.symbol(), s.generation, s.deletions, s.lastTickerSequence, s.nextOrderSequence,
+                s.lastGroupFirstSequence);
+    }
+
+    BoundStatement quote(SymbolState s, Instant now) {
+        return insertQuote.bind(s.symbol(), s.info.exchange(), s.quotePrice, s.quoteVolume, s.quoteSequence,
+                s.quoteExchangeTimeMicros, now);
+    }
+
+    BoundStatement cash(CashAccount c) {
+        return insertCash.bind(c.customerId, c.currency, c.available, c.reserved);
+    }
+
+    BoundStatement holding(Holding h) {
+        return insertHolding.bind(h.customerId, h.symbol, h.available, h.reserved);
+    }
+
+    BoundStatement transaction(String customerId, Instant time, UUID txnId, String kind, String currency, long amount,
+                               String symbol, Long quantity, Long price, UUID orderId, String region) {
+        return insertTransaction.bind(customerId, time, txnId, kind, currency, amount, symbol, quantity, price, orderId,
+                region);
+    }
+
+    BoundStatement fill(FillRow f) {
+        return insertFill.bind(f.symbol(), f.tickerSequence(), f.fillId(), f.orderId(), f.customerId(), f.side().name(),
+                f.orderType().name(), f.price(), f.quantity(), f.currency(), f.tickerExchangeTimeMicros(),
+                f.durableTimeMicros());
+    }
+
+    /** Serialized size of a statement as the batch size thresholds count it (approximately). */
+    int sizeOf(BoundStatement statement) {
+        return statement.computeSizeInBytes(session.getContext());
+    }
+
+    /** Executes statements as one atomic logged batch at LOCAL_QUORUM with the given write timestamp. */
+    void executeBatch(List<BoundStatement> statements, long timestampMicros) {
+        BatchStatement batch = BatchStatement.newInstance(BatchType.LOGGED)
+                .addAll(statements)
+                .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM)
+                .setQueryTimestamp(timestampMicros)
+                .setIdempotent(true);
+        session.execute(batch);
+    }
+
+    /** Executes statements of one partition as an unlogged batch (atomic within the partition). */
+    void executePartitionBatch(List<BoundStatement> statements, long timestampMicros) {
+        BatchStatement batch = BatchStatement.newInstance(BatchType.UNLOGGED)
+                .addAll(statements)
+                .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM)
+                .setQueryTimestamp(timestampMicros)
+                .setIdempotent(true);
+        session.execute(batch);
+    }
+
+    static Fill toFill(FillRow f, String exchange, String region, long durableTimeMicros) {
+        return new Fill(f.fillId().toString(), f.orderId().toString(), f.customerId(), f.symbol(), exchange, f.side(),
+                f.orderType(), f.price(), f.quantity(), f.currency(), f.tickerSequence(), f.tickerExchangeTimeMicros(),
+                durableTimeMicros, region);
+    }
+}

@@ -1,0 +1,87 @@
+package io.geobroker.broker.order;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.ResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
+import io.geobroker.broker.web.Page;
+import io.geobroker.domain.OrderStatus;
+import io.geobroker.domain.OrderType;
+import io.geobroker.domain.Side;
+import io.geobroker.domain.TimeInForce;
+import org.springframework.stereotype.Repository;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/** Reads of the {@code orders} and {@code orders_by_customer} tables; the engine does the writes. */
+@Repository
+public class OrderDao {
+
+    /** Columns of {@code orders} in the order {@link #map(Row)} reads them. */
+    public static final String ORDER_COLUMNS = "order_id, customer_id, client_order_id, symbol, exchange, currency, "
+            + "home_region, placed_region, side, order_type, time_in_force, all_or_none, quantity, limit_price, "
+            + "stop_price, triggered, status, filled_quantity, filled_notional, reserved, reject_reason, expires_at, "
+            + "placed_at, updated_at";
+
+    private final CqlSession session;
+    private final PreparedStatement byId;
+    private final PreparedStatement byCustomer;
+
+    public OrderDao(CqlSession session) {
+        this.session = session;
+        this.byId = session.prepare("SELECT " + ORDER_COLUMNS + " FROM orders WHERE order_id = ?");
+        this.byCustomer = session.prepare(
+                "SELECT order_id, symbol, status FROM orders_by_customer WHERE customer_id = ?");
+    }
+
+    public Optional<Order> find(UUID orderId) {
+        Row row = session.execute(byId.bind(orderId)).one();
+        return Optional.ofNullable(row).map(OrderDao::map);
+    }
+
+    /**
+     * One page of a customer's orders, newest first, filtered by status and symbol. Filtering happens
+     * within the page read from Cassandra, so a page may hold fewer than {@code pageSize} orders; the
+     * list ends when the next page token is null.
+     */
+    public Page<Order> listForCustomer(String customerId, OrderStatus status, String symbol, int pageSize,
+                                       ByteBuffer pagingState) {
+        BoundStatement statement = byCustomer.bind(customerId).setPageSize(pageSize).setPagingState(pagingState);
+        ResultSet rs = Page.withToken(pagingState, () -> session.execute(statement));
+        List<UUID> ids = new ArrayList<>();
+        for (int i = rs.getAvailableWithoutFetching(); i > 0; i--) {
+            Row row = rs.one();
+            if (row == null) {
+                break;
+            }
+            if (symbol != null && !symbol.equals(row.getString("symbol"))
+                    || status != null && !status.name().equals(row.getString("status"))) {
+                continue;
+            }
+            ids.add(row.getUuid("order_id"));
+        }
+        List<Order> orders = new ArrayList<>();
+        for (UUID id : ids) {
+            find(id).filter(o -> status == null || o.status() == status).ifPresent(orders::add);
+        }
+        ByteBuffer next = rs.getExecutionInfo().getPagingState();
+        return new Page<>(orders, next);
+    }
+
+    public static Order map(Row r) {
+        return new Order(r.getUuid("order_id"), r.getString("customer_id"), r.getString("client_order_id"),
+                r.getString("symbol"), r.getString("exchange"), r.getString("currency"),
+                Side.valueOf(r.getString("side")), OrderType.valueOf(r.getString("order_type")),
+                TimeInForce.valueOf(r.getString("time_in_force")), r.getBoolean("all_or_none"),
+                r.getLong("quantity"), (Long) r.getObject("limit_price"), (Long) r.getObject("stop_price"),
+                r.getBoolean("triggered"), OrderStatus.valueOf(r.getString("status")), r.getLong("filled_quantity"),
+                r.getLong("filled_notional"), r.getLong("reserved"), r.getString("reject_reason"),
+                r.getInstant("expires_at"), r.getInstant("placed_at"), r.getInstant("updated_at"),
+                r.getString("home_region"), r.getString("placed_region"));
+    }
+}

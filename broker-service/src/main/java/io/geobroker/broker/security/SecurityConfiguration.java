@@ -1,0 +1,73 @@
+package io.geobroker.broker.security;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.geobroker.broker.config.BrokerProperties;
+import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.core.userdetails.UserDetailsService;
+import org.springframework.security.provisioning.InMemoryUserDetailsManager;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.authentication.AnonymousAuthenticationFilter;
+
+import java.io.IOException;
+
+/**
+ * Who may call what: customers ({@code /api/**}) with their own bearer token, the operator
+ * ({@code /admin/**}) with the admin token, peer brokers ({@code /internal/**}) with the peer token.
+ * Health, Prometheus metrics and the API documentation are open. Failures are problem details.
+ */
+@Configuration(proxyBeanMethods = false)
+public class SecurityConfiguration {
+
+    @Bean
+    public SecurityFilterChain securityFilterChain(HttpSecurity http, CustomerDao customers, BrokerProperties properties,
+                                                   ObjectMapper mapper) throws Exception {
+        return http
+                .csrf(csrf -> csrf.disable())
+                .httpBasic(basic -> basic.disable())
+                .formLogin(form -> form.disable())
+                .logout(logout -> logout.disable())
+                .requestCache(cache -> cache.disable())
+                .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+                .addFilterBefore(new TokenAuthenticationFilter(customers, properties.security()),
+                        AnonymousAuthenticationFilter.class)
+                .authorizeHttpRequests(auth -> auth
+                        .requestMatchers("/actuator/health/**", "/actuator/health", "/actuator/prometheus",
+                                "/v3/api-docs/**", "/swagger-ui/**", "/swagger-ui.html", "/error").permitAll()
+                        .requestMatchers("/api/**").hasRole("CUSTOMER")
+                        .requestMatchers("/admin/**").hasRole("ADMIN")
+                        .requestMatchers("/internal/**").hasRole("PEER")
+                        .anyRequest().denyAll())
+                .exceptionHandling(e -> e
+                        .authenticationEntryPoint((request, response, ex) -> write(mapper, response,
+                                HttpStatus.UNAUTHORIZED, "Unauthenticated",
+                                "send 'Authorization: Bearer <token>' with a valid token"))
+                        .accessDeniedHandler((request, response, ex) -> write(mapper, response, HttpStatus.FORBIDDEN,
+                                "Forbidden", "this token may not call " + request.getRequestURI())))
+                .build();
+    }
+
+    /** No password users: keeps Spring Boot from generating (and logging) a default password. */
+    @Bean
+    public UserDetailsService noUsers() {
+        return new InMemoryUserDetailsManager();
+    }
+
+    private static void write(ObjectMapper mapper, HttpServletResponse response, HttpStatus status, String title,
+                              String detail) throws IOException {
+        ProblemDetail body = ProblemDetail.forStatusAndDetail(status, detail);
+        body.setTitle(title);
+        response.setStatus(status.value());
+        response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+        if (status == HttpStatus.UNAUTHORIZED) {
+            response.setHeader("WWW-Authenticate", "Bearer");
+        }
+        mapper.writeValue(response.getOutputStream(), body);
+    }
+}

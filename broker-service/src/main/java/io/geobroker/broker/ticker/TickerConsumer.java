@@ -1,0 +1,206 @@
+package io.geobroker.broker.ticker;
+
+import io.geobroker.broker.config.BrokerProperties;
+import io.geobroker.broker.matching.Engine;
+import io.geobroker.domain.Region;
+import io.geobroker.domain.SymbolDirectory;
+import io.geobroker.domain.Ticker;
+import io.geobroker.domain.Topics;
+import io.geobroker.domain.Topology;
+import io.geobroker.domain.WireFormat;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * Consumes the ticker topics of the region's exchanges (one consumer group per region) and feeds
+ * the engine. Offsets are committed only for tickers whose effects are durable and whose fills are
+ * published ({@link DurableOffsets}); a restart re-reads the rest, and the engine recognises
+ * replays by sequence. A message that does not decode goes to the dead-letter topic with the reason
+ * in a header, and consumption carries on.
+ */
+@Component
+public class TickerConsumer implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(TickerConsumer.class);
+
+    private final Engine engine;
+    private final DurableOffsets offsets;
+    private final SymbolDirectory directory;
+    private final Topics topics;
+    private final List<String> tickerTopics;
+    private final Properties consumerConfig = new Properties();
+    private final Properties producerConfig = new Properties();
+    private final MeterRegistry meters;
+    private final Counter deadLettered;
+    private volatile boolean running;
+    private volatile KafkaConsumer<String, byte[]> consumer;
+    private Thread thread;
+
+    public TickerConsumer(Engine engine, DurableOffsets offsets, SymbolDirectory directory, Topics topics,
+                          Region region, Topology.RegionEndpoints localRegion, BrokerProperties properties,
+                          MeterRegistry meters) {
+        this.engine = engine;
+        this.offsets = offsets;
+        this.directory = directory;
+        this.topics = topics;
+        this.meters = meters;
+        this.tickerTopics = region.exchanges().stream().map(topics::tickers).toList();
+        consumerConfig.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, localRegion.kafkaBootstrap());
+        consumerConfig.put(ConsumerConfig.GROUP_ID_CONFIG, topics.prefix() + "broker-" + region.name());
+        consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        consumerConfig.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        consumerConfig.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, properties.kafka().maxPollRecords());
+        consumerConfig.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        consumerConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, "broker-tickers-" + region.name());
+        producerConfig.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, localRegion.kafkaBootstrap());
+        producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
+        producerConfig.put(ProducerConfig.CLIENT_ID_CONFIG, "broker-dead-letter-" + region.name());
+        deadLettered = Counter.builder("geobroker.tickers.dead.lettered")
+                .description("Ticker messages that could not be decoded").register(meters);
+    }
+
+    @Override
+    public void start() {
+        running = true;
+        thread = new Thread(this::run, "ticker-consumer");
+        thread.start();
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+        KafkaConsumer<String, byte[]> c = consumer;
+        if (c != null) {
+            c.wakeup();
+        }
+        if (thread != null) {
+            try {
+                thread.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    /** After the engine (phase 0), so it stops first and lets the engine finish its last group. */
+    @Override
+    public int getPhase() {
+        return 1;
+    }
+
+    private void run() {
+        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(consumerConfig, new StringDeserializer(),
+                new ByteArrayDeserializer());
+             KafkaProducer<String, byte[]> deadLetters = new KafkaProducer<>(producerConfig, new StringSerializer(),
+                     new ByteArraySerializer());
+             KafkaClientMetrics metrics = new KafkaClientMetrics(c)) {
+            consumer = c;
+            metrics.bindTo(meters);
+            if (!engine.awaitReady(Duration.ofMinutes(10))) {
+                log.error("the engine did not become ready; not consuming tickers");
+                return;
+            }
+            c.subscribe(tickerTopics, new ConsumerRebalanceListener() {
+                @Override
+                public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+                    commit(c, true);
+                }
+
+                @Override
+                public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+                    log.info("consuming {}", partitions);
+                }
+            });
+            while (running) {
+                ConsumerRecords<String, byte[]> records = c.poll(Duration.ofMillis(100));
+                long received = System.nanoTime();
+                for (ConsumerRecord<String, byte[]> record : records) {
+                    Ticker ticker;
+                    try {
+                        ticker = WireFormat.decodeTicker(record.value(), directory);
+                    } catch (WireFormat.InvalidMessageException e) {
+                        deadLetter(deadLetters, record, e.getMessage());
+                        engine.skipped(record.topic(), record.partition(), record.offset());
+                        continue;
+                    }
+                    engine.tickerReceived(ticker, record.topic(), record.partition(), record.offset(), received);
+                }
+                commit(c, false);
+            }
+            commit(c, true);
+        } catch (WakeupException e) {
+            log.debug("ticker consumer woken up to stop");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            log.error("ticker consumer stopped", e);
+        } finally {
+            consumer = null;
+        }
+    }
+
+    private void commit(KafkaConsumer<String, byte[]> c, boolean sync) {
+        Map<TopicPartition, OffsetAndMetadata> done = offsets.drain();
+        if (done.isEmpty()) {
+            return;
+        }
+        if (sync) {
+            c.commitSync(done);
+        } else {
+            c.commitAsync(done, (committed, error) -> {
+                if (error != null) {
+                    log.warn("committing ticker offsets failed ({}); a later commit covers them", error.toString());
+                }
+            });
+        }
+    }
+
+    private void deadLetter(KafkaProducer<String, byte[]> producer, ConsumerRecord<String, byte[]> record, String reason) {
+        deadLettered.increment();
+        ProducerRecord<String, byte[]> out = new ProducerRecord<>(topics.tickersDeadLetter(), record.key(), record.value());
+        out.headers().add(Topics.REASON_HEADER, reason.getBytes(StandardCharsets.UTF_8));
+        out.headers().add("geobroker-source", (record.topic() + "/" + record.partition() + "/" + record.offset())
+                .getBytes(StandardCharsets.UTF_8));
+        try {
+            producer.send(out).get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            log.warn("could not dead-letter ticker {}/{}/{}: {}", record.topic(), record.partition(), record.offset(),
+                    e.getCause().toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

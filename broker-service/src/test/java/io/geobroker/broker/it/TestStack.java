@@ -1,0 +1,48 @@
+package io.geobroker.broker.it;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import io.geobroker.domain.Topics;
+import io.geobroker.domain.Topology;
+import io.geobroker.testsupport.StackContext;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Function;
+
+/** What a broker integration test needs from the local stack: its topology, keyspace, topics and clients. */
+record TestStack(Topology topology, String keyspace, Topics topics, Function<String, CqlSession> sessions,
+                 Function<String, String> kafka, String addressPrefix) {
+
+    static TestStack of(StackContext context) {
+        return new TestStack(context.topology(), context.keyspace(), context.topics(), context::session,
+                context::kafkaBootstrap, context.stack().addressPrefix());
+    }
+
+    /**
+     * A local address for a broker started by a test (in the root network namespace, which reaches
+     * every region without the emulated WAN's delay): {@code <prefix>.0.<host>}.
+     */
+    String testAddress(int host) {
+        return addressPrefix + ".0." + host;
+    }
+
+    /** The broker properties that point an instance at this stack as the given region. */
+    Map<String, Object> brokerProperties(String region, String adminToken) {
+        Map<String, Object> p = new HashMap<>();
+        topology.toProperties().forEach((k, v) -> p.put((String) k, v));
+        p.put("spring.config.import", "");
+        p.put("geobroker.region", region);
+        p.put("geobroker.cassandra.keyspace", keyspace);
+        p.put("geobroker.kafka.topic-prefix", topics.prefix());
+        p.put("geobroker.security.admin-token", adminToken);
+        return p;
+    }
+
+    CqlSession session(String region) {
+        return sessions.apply(region);
+    }
+
+    String kafkaBootstrap(String region) {
+        return kafka.apply(region);
+    }
+}

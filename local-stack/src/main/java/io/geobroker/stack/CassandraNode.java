@@ -1,0 +1,141 @@
+package io.geobroker.stack;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One Cassandra node of the local stack: its configuration files and the command that runs it on
+ * JDK 17 (module flags from Cassandra's {@code conf/jvm17-server.options}).
+ */
+record CassandraNode(String name, String region, String dataCenter, String address, boolean seed, Path dir) {
+
+    /** From Cassandra 5.0's conf/jvm17-server.options: JDK 17 needs these to run it. */
+    static final List<String> JDK17_FLAGS = List.of(
+            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+            "--add-exports", "java.management.rmi/com.sun.jmx.remote.internal.rmi=ALL-UNNAMED",
+            "--add-exports", "java.rmi/sun.rmi.registry=ALL-UNNAMED",
+            "--add-exports", "java.rmi/sun.rmi.server=ALL-UNNAMED",
+            "--add-exports", "java.sql/java.sql=ALL-UNNAMED",
+            "--add-exports", "java.base/java.lang.ref=ALL-UNNAMED",
+            "--add-exports", "jdk.unsupported/sun.misc=ALL-UNNAMED",
+            "--add-exports", "jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED",
+            "--add-exports", "jdk.attach/sun.tools.attach=ALL-UNNAMED",
+            "--add-opens", "java.base/java.lang.module=ALL-UNNAMED",
+            "--add-opens", "java.base/jdk.internal.loader=ALL-UNNAMED",
+            "--add-opens", "java.base/jdk.internal.ref=ALL-UNNAMED",
+            "--add-opens", "java.base/jdk.internal.reflect=ALL-UNNAMED",
+            "--add-opens", "java.base/jdk.internal.math=ALL-UNNAMED",
+            "--add-opens", "java.base/jdk.internal.module=ALL-UNNAMED",
+            "--add-opens", "java.base/jdk.internal.util.jar=ALL-UNNAMED",
+            "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED",
+            "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
+            "--add-opens", "java.base/java.io=ALL-UNNAMED",
+            "--add-opens", "java.base/java.lang.reflect=ALL-UNNAMED",
+            "--add-opens", "jdk.compiler/com.sun.tools.javac=ALL-UNNAMED",
+            "--add-opens", "java.base/java.lang=ALL-UNNAMED",
+            "--add-opens", "java.base/java.util=ALL-UNNAMED",
+            "-Djdk.attach.allowAttachSelf=true",
+            "-Dio.netty.tryReflectionSetAccessible=true");
+
+    Path logDir() {
+        return dir.resolve("logs");
+    }
+
+    /** Writes cassandra.yaml, cassandra-rackdc.properties and logback.xml (again on every start). */
+    void configure(List<String> seeds) {
+        try {
+            for (String sub : List.of("data", "commitlog", "saved_caches", "hints", "cdc_raw", "logs", "conf")) {
+                Files.createDirectories(dir.resolve(sub));
+            }
+            Files.writeString(dir.resolve("conf/cassandra.yaml"), yaml(seeds), StandardCharsets.UTF_8);
+            Files.writeString(dir.resolve("conf/cassandra-rackdc.properties"),
+                    "dc=" + dataCenter + "\nrack=rack1\nprefer_local=true\n", StandardCharsets.UTF_8);
+            Files.writeString(dir.resolve("conf/logback.xml"), """
+                    <configuration>
+                      <appender name="FILE" class="ch.qos.logback.core.FileAppender">
+                        <file>%s</file>
+                        <encoder><pattern>%%-5level [%%thread] %%date{ISO8601} %%logger{0} - %%msg%%n</pattern></encoder>
+                      </appender>
+                      <root level="INFO"><appender-ref ref="FILE"/></root>
+                    </configuration>
+                    """.formatted(logDir().resolve("system.log")), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the configuration of " + name, e);
+        }
+    }
+
+    /**
+     * The lean settings (small caches, 8 MiB commit log segments, one compactor) keep a node near
+     * 0.5 GB RSS; {@code auto_bootstrap: false} on non-seeds lets all nodes of a fresh cluster
+     * start at once. ring_delay and schema_delay keep their defaults: nodes die at start without.
+     */
+    private String yaml(List<String> seeds) {
+        String d = dir.toString();
+        return """
+                cluster_name: geobroker-local
+                num_tokens: 16
+                partitioner: org.apache.cassandra.dht.Murmur3Partitioner
+                endpoint_snitch: GossipingPropertyFileSnitch
+                seed_provider:
+                  - class_name: org.apache.cassandra.locator.SimpleSeedProvider
+                    parameters:
+                      - seeds: "%s"
+                listen_address: %s
+                rpc_address: %s
+                storage_port: %d
+                native_transport_port: %d
+                start_native_transport: true
+                auto_bootstrap: %s
+                commitlog_sync: periodic
+                commitlog_sync_period: 10000ms
+                data_file_directories:
+                  - %s/data
+                commitlog_directory: %s/commitlog
+                saved_caches_directory: %s/saved_caches
+                hints_directory: %s/hints
+                cdc_raw_directory: %s/cdc_raw
+                file_cache_size: 16MiB
+                networking_cache_size: 8MiB
+                commitlog_segment_size: 8MiB
+                key_cache_size: 0MiB
+                counter_cache_size: 0MiB
+                concurrent_compactors: 1
+                auto_snapshot: false
+                """.formatted(String.join(",", seeds), address, address, StackConfig.STORAGE_PORT,
+                StackConfig.CQL_PORT, seed ? "true" : "false", d, d, d, d, d);
+    }
+
+    List<String> command(Path java, List<Path> classPath, Path watchDir, long ownerPid, int heapMb) {
+        Path jamm = classPath.stream().filter(p -> p.getFileName().toString().startsWith("jamm-")).findFirst()
+                .orElseThrow(() -> new StackException("jamm jar missing from the Cassandra class path"));
+        List<String> cmd = new ArrayList<>(List.of(java.toString(),
+                "-Xms" + heapMb + "m", "-Xmx" + heapMb + "m", "-Xss256k",
+                "-XX:+UseG1GC", "-XX:CICompilerCount=2", "-XX:+HeapDumpOnOutOfMemoryError",
+                "-XX:HeapDumpPath=" + dir.resolve("logs"),
+                "-javaagent:" + jamm));
+        cmd.addAll(JDK17_FLAGS);
+        cmd.addAll(List.of(
+                "-Dcassandra.config=" + dir.resolve("conf/cassandra.yaml").toUri(),
+                "-Dcassandra-rackdc.properties=" + dir.resolve("conf/cassandra-rackdc.properties").toUri(),
+                "-Dcassandra-foreground=yes",
+                "-Dcassandra.storagedir=" + dir,
+                "-Dcassandra.logdir=" + logDir(),
+                "-Dlogback.configurationFile=" + dir.resolve("conf/logback.xml"),
+                "-Dcassandra.skip_wait_for_gossip_to_settle=0",
+                "-Dgeobroker.stack.node=" + name,
+                "-cp", watchDir + File.pathSeparator + join(classPath),
+                ParentWatch.class.getName(), Long.toString(ownerPid),
+                "org.apache.cassandra.service.CassandraDaemon"));
+        return cmd;
+    }
+
+    static String join(List<Path> classPath) {
+        return String.join(File.pathSeparator, classPath.stream().map(Path::toString).toList());
+    }
+}

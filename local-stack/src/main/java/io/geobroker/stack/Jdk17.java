@@ -1,0 +1,82 @@
+package io.geobroker.stack;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Finds the JDK 17 the child JVMs run on. Cassandra 5.0 supports Java 11 and 17 only and fails on
+ * newer JDKs, so the JVM running the launcher (which may be newer) is not used blindly.
+ */
+public final class Jdk17 {
+
+    private static final Pattern VERSION = Pattern.compile("^JAVA_VERSION=\"([^\"]*)\"", Pattern.MULTILINE);
+    static final Path JVM_DIRECTORY = Path.of("/usr/lib/jvm");
+
+    private Jdk17() {
+    }
+
+    /** The {@code java} executable of a JDK 17: {@code JAVA_HOME} if it is one, else {@code /usr/lib/jvm/*17*}. */
+    public static Path find() {
+        return find(Optional.ofNullable(System.getenv("JAVA_HOME")).filter(s -> !s.isBlank()).map(Path::of),
+                JVM_DIRECTORY);
+    }
+
+    static Path find(Optional<Path> javaHome, Path jvmDirectory) {
+        List<String> tried = new ArrayList<>();
+        if (javaHome.isPresent()) {
+            Optional<String> version = version(javaHome.get());
+            if (version.filter(Jdk17::is17).isPresent() && Files.isExecutable(java(javaHome.get()))) {
+                return java(javaHome.get());
+            }
+            tried.add("JAVA_HOME=" + javaHome.get() + " is " + version.map(v -> "Java " + v).orElse("not a JDK"));
+        }
+        List<Path> candidates = new ArrayList<>();
+        if (Files.isDirectory(jvmDirectory)) {
+            try (DirectoryStream<Path> dirs = Files.newDirectoryStream(jvmDirectory, "*17*")) {
+                dirs.forEach(candidates::add);
+            } catch (IOException e) {
+                tried.add("cannot list " + jvmDirectory + ": " + e.getMessage());
+            }
+        }
+        candidates.sort(null);
+        for (Path candidate : candidates) {
+            Path real = candidate.toAbsolutePath();
+            if (Files.isExecutable(java(real)) && version(real).map(Jdk17::is17).orElse(true)) {
+                return java(real);
+            }
+        }
+        tried.add("nothing usable matches " + jvmDirectory + "/*17*");
+        throw new StackException("no JDK 17 found: " + String.join("; ", tried)
+                + " (install openjdk-17-jdk-headless or set JAVA_HOME to a JDK 17)");
+    }
+
+    private static boolean is17(String version) {
+        return version.equals("17") || version.startsWith("17.");
+    }
+
+    private static Path java(Path home) {
+        return home.resolve("bin").resolve("java");
+    }
+
+    /** The version in the JDK's {@code release} file. */
+    private static Optional<String> version(Path home) {
+        Path release = home.resolve("release");
+        if (!Files.isRegularFile(release)) {
+            return Optional.empty();
+        }
+        try {
+            Matcher m = VERSION.matcher(Files.readString(release, StandardCharsets.UTF_8));
+            return m.find() ? Optional.of(m.group(1)) : Optional.empty();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+}

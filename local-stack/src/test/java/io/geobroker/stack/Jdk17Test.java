@@ -1,0 +1,55 @@
+package io.geobroker.stack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class Jdk17Test {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void prefers_java_home_when_it_is_a_jdk_17() throws IOException {
+        Path home = jdk("jdk-home", "17.0.15");
+        jdk("jvm/java-17-openjdk", "17.0.9");
+
+        assertThat(Jdk17.find(Optional.of(home), dir.resolve("jvm"))).isEqualTo(home.resolve("bin/java"));
+    }
+
+    @Test
+    void falls_back_to_a_jdk_17_under_the_jvm_directory_when_java_home_is_newer() throws IOException {
+        Path home = jdk("temurin-25", "25.0.1");
+        Path jdk17 = jdk("jvm/java-17-openjdk-amd64", "17.0.15");
+
+        assertThat(Jdk17.find(Optional.of(home), dir.resolve("jvm"))).isEqualTo(jdk17.resolve("bin/java"));
+    }
+
+    @Test
+    void says_what_it_tried_when_there_is_no_jdk_17() throws IOException {
+        Path home = jdk("temurin-25", "25.0.1");
+        jdk("jvm/temurin-25-jdk-amd64", "25.0.1");
+
+        assertThatThrownBy(() -> Jdk17.find(Optional.of(home), dir.resolve("jvm")))
+                .isInstanceOf(StackException.class)
+                .hasMessageStartingWith("no JDK 17 found: JAVA_HOME=" + home + " is Java 25.0.1; nothing usable matches ")
+                .hasMessageNotContaining("\n");
+    }
+
+    private Path jdk(String name, String version) throws IOException {
+        Path home = dir.resolve(name);
+        Files.createDirectories(home.resolve("bin"));
+        Files.writeString(home.resolve("release"), "IMPLEMENTOR=\"test\"\nJAVA_VERSION=\"" + version + "\"\n");
+        Path java = home.resolve("bin/java");
+        Files.writeString(java, "#!/bin/sh\n");
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return home;
+    }
+}

@@ -1,0 +1,227 @@
+package io.geobroker.schema;
+
+import com.datastax.oss.driver.api.core.ConsistencyLevel;
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.ResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.datastax.oss.driver.api.core.metadata.Node;
+import com.datastax.oss.driver.api.core.metadata.schema.KeyspaceMetadata;
+import io.geobroker.domain.Topology;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Applies the versioned schema ({@code cql/V*.cql}) to a cluster, explicitly: services never run
+ * DDL when they start. Each script's {@code ${keyspace}} and {@code ${replication}} placeholders
+ * are replaced (replication: {@code NetworkTopologyStrategy} with one replication factor per DC),
+ * applied versions are recorded in {@code <keyspace>.schema_version}, and the tool waits for schema
+ * agreement after each version. Running it again applies only what is missing.
+ *
+ * <p>Command line: {@code apply --topology topology.properties [--keyspace geobroker]}.
+ */
+@Command(name = "schema", mixinStandardHelpOptions = true, subcommands = SchemaTool.Apply.class,
+        description = "Applies the geobroker CQL schema to a cluster.")
+public final class SchemaTool {
+
+    public static final String DEFAULT_KEYSPACE = "geobroker";
+    private static final Pattern KEYSPACE = Pattern.compile("[A-Za-z][A-Za-z0-9_]{0,47}");
+    private static final Pattern DATA_CENTER = Pattern.compile("[A-Za-z0-9_.-]+");
+    /** DDL over a WAN on a loaded machine takes seconds; the driver's 2 s default is too short. */
+    private static final Duration DDL_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration AGREEMENT_TIMEOUT = Duration.ofSeconds(90);
+
+    private SchemaTool() {
+    }
+
+    /**
+     * Applies every version not yet recorded in the keyspace.
+     *
+     * @param rfPerDc replication factor per Cassandra DC, in the order the DCs are to be listed
+     * @return the versions applied by this call (empty if the schema was already current)
+     */
+    public static List<Integer> apply(CqlSession session, String keyspace, Map<String, Integer> rfPerDc) {
+        return apply(session, keyspace, rfPerDc, Migration.onClassPath(SchemaTool.class.getClassLoader()));
+    }
+
+    static List<Integer> apply(CqlSession session, String keyspace, Map<String, Integer> rfPerDc,
+                               List<Migration> migrations) {
+        if (!KEYSPACE.matcher(keyspace).matches()) {
+            throw new IllegalArgumentException("invalid keyspace name '" + keyspace
+                    + "': a letter, then up to 47 letters, digits or '_'");
+        }
+        Map<String, String> values = Map.of("keyspace", keyspace, "replication", replication(rfPerDc));
+        Set<Integer> done = appliedVersions(session, keyspace);
+        List<Integer> applied = new ArrayList<>();
+        for (Migration migration : migrations) {
+            if (done.contains(migration.version())) {
+                continue;
+            }
+            for (String statement : CqlScript.split(CqlScript.substitute(migration.text(), values))) {
+                execute(session, statement);
+            }
+            awaitSchemaAgreement(session);
+            execute(session, "CREATE TABLE IF NOT EXISTS " + keyspace + ".schema_version ("
+                    + "version int PRIMARY KEY, name text, checksum text, applied_at timestamp)");
+            awaitSchemaAgreement(session);
+            session.execute(SimpleStatement.newInstance("INSERT INTO " + keyspace
+                            + ".schema_version (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
+                            migration.version(), migration.name(), migration.checksum(), Instant.now())
+                    .setConsistencyLevel(ConsistencyLevel.QUORUM)
+                    .setTimeout(DDL_TIMEOUT));
+            applied.add(migration.version());
+        }
+        return applied;
+    }
+
+    /** The replication map for {@code ${replication}}: NetworkTopologyStrategy, one factor per DC. */
+    static String replication(Map<String, Integer> rfPerDc) {
+        if (rfPerDc.isEmpty()) {
+            throw new IllegalArgumentException("no data centres to replicate to");
+        }
+        StringBuilder map = new StringBuilder("{'class': 'NetworkTopologyStrategy'");
+        rfPerDc.forEach((dc, rf) -> {
+            if (!DATA_CENTER.matcher(dc).matches()) {
+                throw new IllegalArgumentException("invalid data centre name '" + dc + "'");
+            }
+            if (rf < 1) {
+                throw new IllegalArgumentException("replication factor of " + dc + " must be at least 1, not " + rf);
+            }
+            map.append(", '").append(dc).append("': ").append(rf);
+        });
+        return map.append('}').toString();
+    }
+
+    /** Replication factor per DC as the topology configures it. */
+    public static Map<String, Integer> replicationOf(Topology topology) {
+        Map<String, Integer> rf = new LinkedHashMap<>();
+        topology.regions().forEach(r -> rf.put(r.dataCenter(), r.replicationFactor()));
+        return rf;
+    }
+
+    private static Set<Integer> appliedVersions(CqlSession session, String keyspace) {
+        Optional<KeyspaceMetadata> metadata = session.getMetadata().getKeyspace(keyspace);
+        if (metadata.isEmpty() || metadata.get().getTable("schema_version").isEmpty()) {
+            return Set.of();
+        }
+        Set<Integer> versions = new TreeSet<>();
+        for (Row row : session.execute(SimpleStatement.newInstance("SELECT version FROM " + keyspace + ".schema_version")
+                .setConsistencyLevel(ConsistencyLevel.QUORUM).setTimeout(DDL_TIMEOUT))) {
+            versions.add(row.getInt("version"));
+        }
+        return versions;
+    }
+
+    private static void execute(CqlSession session, String statement) {
+        session.execute(SimpleStatement.newInstance(statement).setTimeout(DDL_TIMEOUT));
+    }
+
+    /**
+     * Whether every node the coordinator knows (itself and its peers) reports the same schema
+     * version. Unlike {@link CqlSession#checkSchemaAgreement()}, this includes the nodes of other
+     * DCs: the driver leaves out nodes it does not connect to, which are all remote-DC nodes by
+     * default, so it would report agreement before a table exists across the WAN.
+     */
+    public static boolean schemaAgrees(CqlSession session) {
+        ResultSet local = session.execute(SimpleStatement.newInstance("SELECT schema_version FROM system.local"));
+        Node coordinator = local.getExecutionInfo().getCoordinator();
+        Set<UUID> versions = new HashSet<>();
+        versions.add(local.one().getUuid("schema_version"));
+        for (Row peer : session.execute(SimpleStatement.newInstance("SELECT schema_version FROM system.peers_v2")
+                .setNode(coordinator))) {
+            versions.add(peer.getUuid("schema_version"));
+        }
+        return versions.size() == 1;
+    }
+
+    /** Waits until {@link #schemaAgrees} (at most 90 s). */
+    public static void awaitSchemaAgreement(CqlSession session) {
+        long deadline = System.nanoTime() + AGREEMENT_TIMEOUT.toNanos();
+        while (!schemaAgrees(session)) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("no schema agreement after " + AGREEMENT_TIMEOUT.toSeconds()
+                        + " s: is every node up?");
+            }
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for schema agreement", e);
+            }
+        }
+    }
+
+    /** A session on the first region of a topology, for the command line. */
+    static CqlSession connect(Topology topology) {
+        Topology.RegionEndpoints first = topology.regions().get(0);
+        if (first.cassandraContactPoints().isEmpty()) {
+            throw new IllegalArgumentException("region " + first.name() + " has no Cassandra contact points");
+        }
+        return CqlSession.builder()
+                .addContactPoints(first.cassandraContactPoints().stream().map(SchemaTool::address).toList())
+                .withLocalDatacenter(first.dataCenter())
+                .build();
+    }
+
+    static InetSocketAddress address(String hostPort) {
+        int colon = hostPort.lastIndexOf(':');
+        if (colon < 0) {
+            return new InetSocketAddress(hostPort, 9042);
+        }
+        return new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
+    }
+
+    @Command(name = "apply", mixinStandardHelpOptions = true,
+            description = "Applies the schema versions a keyspace does not have yet.")
+    static final class Apply implements Callable<Integer> {
+        @Option(names = "--topology", required = true, description = "topology.properties of the deployment")
+        Path topology;
+
+        @Option(names = "--keyspace", defaultValue = DEFAULT_KEYSPACE, description = "default: ${DEFAULT-VALUE}")
+        String keyspace;
+
+        @Override
+        public Integer call() {
+            Topology t = Topology.load(topology);
+            try (CqlSession session = connect(t)) {
+                List<Integer> applied = apply(session, keyspace, replicationOf(t));
+                System.out.println(applied.isEmpty()
+                        ? "schema of " + keyspace + " is current"
+                        : "applied to " + keyspace + ": " + applied.stream().map(v -> "V" + v)
+                                .collect(Collectors.joining(", ")));
+            }
+            return 0;
+        }
+    }
+
+    /** Runs the command line and returns its exit code. */
+    public static int run(String... args) {
+        CommandLine cli = new CommandLine(new SchemaTool());
+        cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            cmd.getErr().println("schema: " + e.getMessage());
+            return 1;
+        });
+        return cli.execute(args);
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+}

@@ -1,0 +1,10 @@
+terraform {
+  required_version = ">= 1.11"
+  required_providers {
+    aws = {
+      source                = "hashicorp/aws"
+      version               = ">= 6.0, < 7.0"
+      configuration_aliases = [aws.requester, aws.accepter]
+    }
+  }
+}
