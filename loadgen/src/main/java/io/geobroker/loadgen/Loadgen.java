@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "loadgen", mixinStandardHelpOptions = true, version = "geobroker loadgen 0.1.0",
         description = "geobroker load generator, latency report and cost calculator.",
-        subcommands = {CalcCommand.class, RunCommand.class, ReportCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {CalcCommand.class, RunCommand.class, DemoCommand.class, ReportCommand.class, CommandLine.HelpCommand.class})
 public final class Loadgen implements Runnable {
 
     @CommandLine.Spec
