@@ -1,0 +1,100 @@
+package io.geobroker.loadgen;
+
+import io.geobroker.domain.Topics;
+import io.geobroker.domain.Topology;
+import io.geobroker.loadgen.demo.Demo;
+import io.geobroker.loadgen.driver.Target;
+import io.geobroker.stack.WanMode;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code loadgen demo}: the main job. Starts the local two-region stack and one broker per region,
+ * runs the workload, prints the report, writes the HTML and stops everything it started.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = "Start the local two-region system (Cassandra, Kafka, the emulated WAN where possible, a broker "
+                + "per region), run the load, print the latency report and write it as HTML, JSON and CSV; then stop "
+                + "everything it started.")
+public final class DemoCommand implements Callable<Integer> {
+
+    @Mixin
+    WorkloadOptions options;
+
+    @Option(names = "--wan", defaultValue = "auto", description = "auto | on | off: the emulated ~230 ms WAN between the regions. Default: ${DEFAULT-VALUE}.")
+    String wan;
+
+    @Option(names = "--nodes-per-dc", defaultValue = "1", description = "Cassandra nodes per region. Default: ${DEFAULT-VALUE}.")
+    int nodesPerDc;
+
+    @Option(names = "--broker-heap-mb", defaultValue = "512", description = "Heap of each broker JVM. Default: ${DEFAULT-VALUE}.")
+    int brokerHeapMb;
+
+    @Option(names = "--prefix", description = "Loopback address prefix of the stack (default: GEOBROKER_STACK_PREFIX or 127.0).")
+    String prefix;
+
+    @Option(names = "--work-dir", description = "Where the stack's data and the services' logs go (default: <repository>/.demo).")
+    Path workDir;
+
+    @Option(names = "--start-timeout", defaultValue = "300s", converter = WorkloadOptions.DurationConverter.class,
+            description = "Bound on starting the stack and on each broker becoming healthy. Default: ${DEFAULT-VALUE}.")
+    Duration startTimeout;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        options.workload();
+        WanMode wanMode = switch (wan.toLowerCase()) {
+            case "auto" -> WanMode.AUTO;
+            case "on" -> WanMode.ON;
+            case "off" -> WanMode.OFF;
+            default -> throw new CommandLine.ParameterException(spec.commandLine(), "--wan must be auto, on or off");
+        };
+        if (nodesPerDc < 1 || brokerHeapMb < 128) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--nodes-per-dc must be at least 1 and --broker-heap-mb at least 128");
+        }
+        Path root = repositoryRoot();
+        String addressPrefix = prefix != null ? prefix
+                : System.getenv().getOrDefault("GEOBROKER_STACK_PREFIX", "127.0");
+        boolean remoteDc = options.scenario() == WorkloadOptions.Scenario.REMOTE_DC;
+        Demo.Settings settings = new Demo.Settings(root, workDir != null ? workDir : root.resolve(".demo"), addressPrefix,
+                wanMode, nodesPerDc, brokerHeapMb, remoteDc, startTimeout);
+        try (Demo demo = new Demo(settings)) {
+            Topology topology = demo.start();
+            Target target = Target.of(topology, Map.of(), Map.of(), demo.adminToken(), Topics.standard(),
+                    "local stack " + addressPrefix + ".x (" + demo.wanStatus() + ")");
+            Map<String, String> conditions = new LinkedHashMap<>();
+            conditions.put("deployment", "local stack on this machine: " + nodesPerDc + " Cassandra 5.0 node(s) per DC, one Kafka 4.3 "
+                    + "broker per region, one broker-service per region (" + brokerHeapMb + " MB heap)"
+                    + (remoteDc ? ", each broker using the other region's Cassandra DC" : ""));
+            conditions.put("WAN", demo.wanStatus());
+            LoadRun.execute(target, options, Duration.ofSeconds(60),
+                    options.scenario().name().toLowerCase().replace('_', '-'), conditions);
+        }
+        return 0;
+    }
+
+    private static Path repositoryRoot() {
+        String property = System.getProperty("geobroker.root");
+        if (property != null && !property.isBlank()) {
+            return Path.of(property).toAbsolutePath().normalize();
+        }
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            if (Files.isDirectory(dir.resolve("broker-service")) && Files.isDirectory(dir.resolve("local-stack"))) {
+                return dir;
+            }
+        }
+        throw new IllegalStateException("cannot find the geobroker repository (run from inside it or set -Dgeobroker.root)");
+    }
+}

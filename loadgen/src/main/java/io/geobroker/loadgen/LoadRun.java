@@ -1,0 +1,156 @@
+package io.geobroker.loadgen;
+
+import io.geobroker.domain.SymbolInfo;
+import io.geobroker.loadgen.driver.Driver;
+import io.geobroker.loadgen.driver.ProgressBar;
+import io.geobroker.loadgen.driver.Target;
+import io.geobroker.loadgen.driver.Workload;
+import io.geobroker.loadgen.metrics.Metrics;
+import io.geobroker.loadgen.metrics.SeriesKey;
+import io.geobroker.loadgen.report.ReportWriter;
+import io.geobroker.loadgen.report.RunReport;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One load-generator session against a ready {@link Target}: readiness check, customers, the
+ * scenario's run(s), and the report (console, HTML, JSON, CSV).
+ */
+final class LoadRun {
+
+    private static final Duration SWEEP_WARMUP = Duration.ofSeconds(5);
+
+    private LoadRun() {
+    }
+
+    static RunReport execute(Target target, WorkloadOptions options, Duration readyTimeout, String scenarioLabel,
+                             Map<String, String> extraConditions) throws InterruptedException, IOException {
+        Workload workload = options.workload();
+        ProgressBar progress = new ProgressBar(System.err, options.progress());
+        String runId = "lg" + Long.toString(System.currentTimeMillis(), 36);
+        Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        Map<String, String> conditions = conditions(target, workload, options, extraConditions);
+        RunReport report;
+        conditions.put("machine load average (1 min) at start", loadAverage());
+        try (Driver driver = new Driver(target, progress, runId)) {
+            System.err.println("Checking the deployment: " + target);
+            driver.awaitReady(readyTimeout);
+            List<SymbolInfo> symbols = driver.symbols(workload.symbolsPerExchange());
+            List<Driver.Customer> customers = driver.createCustomers(workload.customersPerRegion(), symbols, options.setupTimeout());
+            if (options.scenario() == WorkloadOptions.Scenario.SWEEP) {
+                report = sweep(driver, workload, options, customers, symbols, started, conditions, scenarioLabel);
+            } else {
+                Metrics metrics = driver.run(workload, customers, symbols, "measuring");
+                report = RunReport.from(metrics, "geobroker load report", scenarioLabel, started.toString(), conditions,
+                        workload.duration().toMillis(), List.of());
+            }
+        }
+        Map<String, String> withEnd = new LinkedHashMap<>(report.conditions());
+        withEnd.put("machine load average (1 min) at end", loadAverage());
+        report = new RunReport(report.schema(), report.title(), report.scenario(), report.startedAt(), withEnd,
+                report.measuredMillis(), report.regions(), report.series(), report.throughput(), report.sweep());
+        System.out.print(ReportWriter.console(report));
+        ReportWriter.Written files = ReportWriter.writeAll(report, options.out());
+        System.out.println("Report: " + files.html().toAbsolutePath() + " (also " + files.json().getFileName() + ", "
+                + files.csv().getFileName() + ", " + files.timelineCsv().getFileName() + ")");
+        return report;
+    }
+
+    private static RunReport sweep(Driver driver, Workload base, WorkloadOptions options, List<Driver.Customer> customers,
+                                   List<SymbolInfo> symbols, Instant started, Map<String, String> conditions,
+                                   String scenarioLabel) throws InterruptedException {
+        List<RunReport.SweepStep> steps = new ArrayList<>();
+        Metrics last = null;
+        Workload lastWorkload = base;
+        for (double multiple : options.sweepSteps()) {
+            Workload w = base.scaled(multiple).withDurations(SWEEP_WARMUP, options.sweepStepDuration());
+            Metrics metrics = driver.run(w, customers, symbols, String.format(Locale.ROOT, "step x%s", multiple));
+            RunReport step = RunReport.from(metrics, "", "", "", Map.of(), w.duration().toMillis(), List.of());
+            RunReport.SweepStep summary = summarise(step, w);
+            steps.add(summary);
+            last = metrics;
+            lastWorkload = w;
+            System.err.printf(Locale.ROOT, "sweep step x%s: %.0f orders/s offered, %.0f fills/s, ticker-to-fill p99 %.2f ms%n",
+                    multiple, w.ordersPerSecond(), summary.fillsPerSecond(), summary.p99Micros() / 1000.0);
+            if (saturated(step, w)) {
+                System.err.println("saturated: stopping the sweep");
+                break;
+            }
+        }
+        return RunReport.from(last, "geobroker load report (sweep)", scenarioLabel, started.toString(), conditions,
+                lastWorkload.duration().toMillis(), steps);
+    }
+
+    static RunReport.SweepStep summarise(RunReport step, Workload w) {
+        Optional<RunReport.SeriesSummary> t2f = all(step, SeriesKey.Kind.TICKER_TO_FILL);
+        long errors = step.regions().stream().mapToLong(RunReport.RegionSummary::errors).sum();
+        long fills = step.regions().stream().mapToLong(RunReport.RegionSummary::fills).sum();
+        return new RunReport.SweepStep(w.ordersPerSecond(), w.tickersPerSecond(), fills * 1000.0 / step.measuredMillis(),
+                t2f.map(RunReport.SeriesSummary::count).orElse(0L), t2f.map(RunReport.SeriesSummary::p50Micros).orElse(0L),
+                t2f.map(RunReport.SeriesSummary::p99Micros).orElse(0L), t2f.map(RunReport.SeriesSummary::maxMicros).orElse(0L),
+                errors);
+    }
+
+    /**
+     * Saturated: more than 1 % of orders failed, fewer than 90 % of the offered orders were answered,
+     * or the p99 of ticker-to-fill or of order placement passed one second.
+     */
+    static boolean saturated(RunReport step, Workload w) {
+        long sent = step.regions().stream().mapToLong(RunReport.RegionSummary::ordersSent).sum();
+        long answered = step.regions().stream().mapToLong(r -> r.ordersAccepted() + r.ordersRejected()).sum();
+        long errors = step.regions().stream().mapToLong(RunReport.RegionSummary::errors).sum();
+        double offered = w.ordersPerSecond() * step.measuredMillis() / 1000.0;
+        long t2fP99 = all(step, SeriesKey.Kind.TICKER_TO_FILL).map(RunReport.SeriesSummary::p99Micros).orElse(0L);
+        long placementP99 = all(step, SeriesKey.Kind.PLACEMENT).map(RunReport.SeriesSummary::p99Micros).orElse(0L);
+        return errors * 100 > Math.max(1, sent) || answered < 0.9 * offered || t2fP99 > 1_000_000 || placementP99 > 1_000_000;
+    }
+
+    private static Optional<RunReport.SeriesSummary> all(RunReport report, SeriesKey.Kind kind) {
+        return report.seriesOf(kind).stream()
+                .filter(s -> s.region().equals(Metrics.ALL) && s.orderType().equals(Metrics.ALL)).findFirst();
+    }
+
+    private static Map<String, String> conditions(Target target, Workload w, WorkloadOptions o, Map<String, String> extra) {
+        Map<String, String> c = new LinkedHashMap<>();
+        Runtime rt = Runtime.getRuntime();
+        c.put("machine", rt.availableProcessors() + " cores, " + physicalMemoryGiB() + " GiB RAM, "
+                + System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"));
+        c.put("load generator JVM", System.getProperty("java.vm.name") + " " + System.getProperty("java.version")
+                + ", max heap " + rt.maxMemory() / (1024 * 1024) + " MB");
+        c.put("target", target.description());
+        c.put("regions", String.join(", ", target.regions().stream().map(r -> r.name() + " (" + r.region().dataCenter()
+                + ", " + String.join("/", r.region().exchanges()) + ")").toList()));
+        c.put("offered load", String.format(Locale.ROOT, "%.0f new orders/s, %.0f tickers/s (scale %s)",
+                w.ordersPerSecond(), w.tickersPerSecond(), o.scale()));
+        c.put("order mix", String.format(Locale.ROOT, "LIMIT %d %% (%d %% marketable), STOP %d %%, MARKET %d %%; buys and sells 50/50; GTC",
+                w.limitPercent(), w.marketablePercent(), w.stopPercent(), w.marketPercent()));
+        c.put("customers and symbols", w.customersPerRegion() + " customers per region, placing orders in their own region for "
+                + "symbols of every exchange; " + w.symbolsPerExchange() + " symbols per exchange");
+        c.put("durations", "warm-up " + w.warmup().toSeconds() + " s, measured " + w.duration().toSeconds() + " s");
+        c.put("tickers", "published by the load generator at a constant rate, exchange time = intended publish time");
+        c.putAll(extra);
+        return c;
+    }
+
+    private static String loadAverage() {
+        double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        return load < 0 ? "unknown" : String.format(Locale.ROOT, "%.1f", load);
+    }
+
+    private static long physicalMemoryGiB() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            return Math.round(os.getTotalMemorySize() / (1024.0 * 1024 * 1024));
+        }
+        return 0;
+    }
+}

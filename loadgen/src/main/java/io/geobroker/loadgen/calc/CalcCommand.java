@@ -1,0 +1,132 @@
+package io.geobroker.loadgen.calc;
+
+import io.geobroker.domain.SymbolDirectory;
+import io.geobroker.loadgen.report.ReportWriter;
+import io.geobroker.loadgen.report.RunReport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/** {@code loadgen calc}: the cost and write-amplification table for 1..N DCs, as text and HTML. */
+@Command(name = "calc", mixinStandardHelpOptions = true,
+        description = "Monthly cost and Cassandra write amplification for 1..N data centres, from prices "
+                + "(geobroker/pricing.properties or --pricing) and optionally a load report's measured rates.")
+public final class CalcCommand implements Callable<Integer> {
+
+    @Option(names = "--pricing", description = "Price file (same keys as the shipped one).")
+    Path pricingFile;
+
+    @Option(names = "--dcs", description = "DCs of the chosen deployment (the first N regions of the price list). Default: 2.")
+    Integer dcs;
+
+    @Option(names = "--regions", split = ",", description = "Cloud regions of the chosen deployment, e.g. us-east-1,ap-southeast-2.")
+    List<String> regions;
+
+    @Option(names = "--max-dcs", defaultValue = "8", description = "Rows of the table: 1..this many DCs. Default: ${DEFAULT-VALUE}.")
+    int maxDcs;
+
+    @Option(names = "--nodes-per-dc", description = "Cassandra nodes per DC.")
+    Integer nodesPerDc;
+
+    @Option(names = "--replication-factor", description = "Cassandra replicas per DC.")
+    Integer replicationFactor;
+
+    @Option(names = "--cassandra-instance", description = "Instance type of the Cassandra nodes.")
+    String cassandraInstance;
+
+    @Option(names = "--cassandra-volume-gb", description = "EBS gp3 volume per Cassandra node (GB).")
+    Integer cassandraVolumeGb;
+
+    @Option(names = "--broker-instance", description = "Instance type of the brokers.")
+    String brokerInstance;
+
+    @Option(names = "--brokers-per-dc", description = "Broker instances per DC.")
+    Integer brokersPerDc;
+
+    @Option(names = "--trades-per-month", description = "Trades a month over the whole deployment.")
+    Long tradesPerMonth;
+
+    @Option(names = "--from-report", description = "A loadgen report.json: its measured per-region rates replace the "
+            + "reference load and its fills per second (x 730 h) the trades per month.")
+    Path report;
+
+    @Option(names = "--html", description = "Also write the table and charts to this HTML file.")
+    Path html;
+
+    @Override
+    public Integer call() throws Exception {
+        Pricing pricing = pricingFile == null ? Pricing.standard() : Pricing.load(pricingFile);
+        Deployment d = pricing.defaults();
+        List<String> chosenRegions = regions != null ? regions : pricing.firstRegions(dcs == null ? d.dcs() : dcs);
+        if (maxDcs < 1 || maxDcs > pricing.regionOrder().size()) {
+            throw new IllegalArgumentException("--max-dcs must be 1.." + pricing.regionOrder().size());
+        }
+        d = new Deployment(chosenRegions, nodesPerDc == null ? d.nodesPerDc() : nodesPerDc,
+                replicationFactor == null ? d.replicationFactor() : replicationFactor,
+                cassandraInstance == null ? d.cassandraInstance() : cassandraInstance,
+                cassandraVolumeGb == null ? d.cassandraVolumeGb() : cassandraVolumeGb,
+                brokerInstance == null ? d.brokerInstance() : brokerInstance,
+                brokersPerDc == null ? d.brokersPerDc() : brokersPerDc, d.brokerVolumeGb(),
+                tradesPerMonth == null ? d.tradesPerMonth() : tradesPerMonth, d.bytesReplicatedPerTrade(), List.of());
+        Calculator calculator = new Calculator(pricing);
+        Calculator.Workload workload = calculator.referenceWorkload();
+        if (report != null) {
+            Measured m = measured(ReportWriter.readJson(report), pricing.hoursPerMonth());
+            workload = m.workload();
+            if (tradesPerMonth == null) {
+                List<Long> shares = new ArrayList<>();
+                for (String cloudRegion : d.regions()) {
+                    shares.add(m.fillsByCloudRegion().getOrDefault(cloudRegion, -1L));
+                }
+                boolean known = shares.stream().allMatch(s -> s >= 0) && shares.stream().anyMatch(s -> s > 0);
+                d = d.withTradesPerMonth(m.tradesPerMonth(), known ? shares : List.of());
+            }
+        }
+        Calculator.Result result = calculator.table(d, maxDcs, workload);
+        System.out.print(CalcRender.text(result));
+        if (html != null) {
+            Files.writeString(html, CalcRender.html(result), StandardCharsets.UTF_8);
+            System.out.println("Chart: " + html.toAbsolutePath());
+        }
+        return 0;
+    }
+
+    /** What a report measured, as the calculator's inputs. */
+    record Measured(Calculator.Workload workload, long tradesPerMonth, Map<String, Long> fillsByCloudRegion) {
+    }
+
+    /**
+     * Reads per-DC rates from a report: reads = tickers consumed (each reads the symbol's open
+     * orders), writes = orders accepted + fills, averaged over the report's regions.
+     */
+    static Measured measured(RunReport r, long hoursPerMonth) {
+        if (r.measuredMillis() <= 0 || r.regions().isEmpty()) {
+            throw new IllegalArgumentException("the report has no measured phase or no regions");
+        }
+        long tickers = 0;
+        long writes = 0;
+        long fills = 0;
+        Map<String, Long> shares = new HashMap<>();
+        for (RunReport.RegionSummary region : r.regions()) {
+            tickers += region.tickers();
+            writes += region.ordersAccepted() + region.fills();
+            fills += region.fills();
+            SymbolDirectory.standard().region(region.region())
+                    .ifPresent(known -> shares.put(known.cloudRegion(), region.fills()));
+        }
+        long n = r.regions().size();
+        long readsMilli = tickers * 1_000_000L / r.measuredMillis() / n;
+        long writesMilli = writes * 1_000_000L / r.measuredMillis() / n;
+        long tradesPerMonth = fills * hoursPerMonth * 3_600_000L / r.measuredMillis();
+        return new Measured(new Calculator.Workload("measured (" + r.scenario() + ", " + r.startedAt() + ")",
+                readsMilli, writesMilli), tradesPerMonth, shares);
+    }
+}

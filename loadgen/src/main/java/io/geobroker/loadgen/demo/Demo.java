@@ -1,0 +1,255 @@
+package io.geobroker.loadgen.demo;
+
+import io.geobroker.domain.Topics;
+import io.geobroker.domain.Topology;
+import io.geobroker.stack.LocalStack;
+import io.geobroker.stack.WanMode;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The demo's deployment on this machine: the local stack (a Cassandra DC and a Kafka broker per
+ * region, the emulated WAN where it can run), the topics, and one broker-service JVM per region
+ * inside its region. {@link #close()} stops everything it started, in reverse order; it also runs
+ * on Ctrl-C.
+ */
+public final class Demo implements AutoCloseable {
+
+    /** How the demo's services are set up. */
+    public record Settings(Path root, Path workDir, String addressPrefix, WanMode wan, int nodesPerDc,
+                           int brokerHeapMb, boolean remoteDc, Duration startTimeout) {
+    }
+
+    private final Settings settings;
+    private final String adminToken;
+    private final List<ServiceProcess> services = new ArrayList<>();
+    private LocalStack stack;
+    private Topology topology;
+    private Thread shutdownHook;
+    private boolean closed;
+
+    public Demo(Settings settings) {
+        this.settings = settings;
+        byte[] secret = new byte[24];
+        new SecureRandom().nextBytes(secret);
+        this.adminToken = HexFormat.of().formatHex(secret);
+    }
+
+    public String adminToken() {
+        return adminToken;
+    }
+
+    public Topology topology() {
+        return topology;
+    }
+
+    public String wanStatus() {
+        return stack == null ? "not started" : stack.wanStatus();
+    }
+
+    /** Starts the stack, creates the topics and starts the brokers; returns when every broker is UP. */
+    public Topology start() throws IOException, InterruptedException {
+        Path brokerJar = bootJar(settings.root().resolve("broker-service").resolve("target"), "broker-service-");
+        shutdownHook = new Thread(this::close, "demo-shutdown");
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+        System.err.println("Starting the local stack (" + settings.nodesPerDc() + " Cassandra node(s) per DC, prefix "
+                + settings.addressPrefix() + ") ...");
+        stack = LocalStack.builder().workDir(settings.workDir().resolve("stack")).wipe(true)
+                .addressPrefix(settings.addressPrefix()).nodesPerDc(settings.nodesPerDc()).wan(settings.wan())
+                .watchParentPid(ProcessHandle.current().pid()).startTimeout(settings.startTimeout()).build();
+        topology = stack.start();
+        System.err.println("Local stack ready; " + stack.wanStatus());
+        createTopics(topology, Topics.standard());
+        Path services = settings.workDir().resolve("services");
+        Files.createDirectories(services);
+        String peerToken = token();
+        for (Topology.RegionEndpoints region : topology.regions()) {
+            Path topologyFile = services.resolve("topology-" + region.name() + ".properties");
+            brokerTopology(topology, region.name(), settings.remoteDc()).write(topologyFile);
+            URI url = URI.create(region.brokerUrl());
+            ProcessBuilder pb = new ProcessBuilder(javaBinary(), "-Xms" + settings.brokerHeapMb() + "m",
+                    "-Xmx" + settings.brokerHeapMb() + "m", "-XX:+UseG1GC", "-jar", brokerJar.toString());
+            pb.environment().put("GEOBROKER_TOPOLOGY", topologyFile.toString());
+            pb.environment().put("GEOBROKER_REGION", region.name());
+            pb.environment().put("GEOBROKER_PORT", Integer.toString(url.getPort()));
+            pb.environment().put("GEOBROKER_BIND_ADDRESS", url.getHost());
+            pb.environment().put("GEOBROKER_ADMIN_TOKEN", adminToken);
+            pb.environment().put("GEOBROKER_PEER_TOKEN", peerToken);
+            // Smaller commit groups than the broker's default (200 statements): a group that grows past
+            // Cassandra's batch_size_fail_threshold (50 KiB) is refused ("Batch too large").
+            pb.environment().putIfAbsent("GEOBROKER_GROUP_STATEMENTS", "80");
+            pb.directory(services.toFile());
+            ServiceProcess broker = ServiceProcess.start("broker " + region.name(), stack.inRegion(region.name(), pb),
+                    services.resolve("broker-" + region.name() + ".log"));
+            this.services.add(broker);
+            System.err.println("Started broker " + region.name() + " (pid " + broker.pid() + ", " + settings.brokerHeapMb()
+                    + " MB heap) on " + region.brokerUrl() + (settings.remoteDc() ? " using the other region's DC" : ""));
+        }
+        awaitHealthy();
+        return topology;
+    }
+
+    /**
+     * The topology a broker is started with. In remote-DC mode its own region points at the other
+     * region's Cassandra DC and contact points, like the prototype's experiment where the broker
+     * used a DC across the WAN.
+     */
+    static Topology brokerTopology(Topology topology, String regionName, boolean remoteDc) {
+        if (!remoteDc) {
+            return topology;
+        }
+        List<Topology.RegionEndpoints> regions = topology.regions();
+        if (regions.size() < 2) {
+            throw new IllegalArgumentException("remote-dc needs at least two regions");
+        }
+        List<Topology.RegionEndpoints> changed = new ArrayList<>();
+        for (int i = 0; i < regions.size(); i++) {
+            Topology.RegionEndpoints r = regions.get(i);
+            if (r.name().equals(regionName)) {
+                Topology.RegionEndpoints other = regions.get((i + 1) % regions.size());
+                r = new Topology.RegionEndpoints(new io.geobroker.domain.Region(r.name(), other.dataCenter(),
+                        r.region().exchanges(), r.region().cloudRegion()), r.replicationFactor(),
+                        other.cassandraContactPoints(), r.kafkaBootstrap(), r.brokerUrl());
+            }
+            changed.add(r);
+        }
+        return new Topology(changed);
+    }
+
+    private void awaitHealthy() throws InterruptedException {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        long deadline = System.nanoTime() + settings.startTimeout().toNanos();
+        for (int i = 0; i < services.size(); i++) {
+            ServiceProcess service = services.get(i);
+            URI health = URI.create(topology.regions().get(i).brokerUrl() + "/actuator/health");
+            while (true) {
+                if (!service.alive()) {
+                    throw new IllegalStateException(service.name() + " ended during start-up; last lines of " + service.log()
+                            + ":\n" + service.tail(15));
+                }
+                try {
+                    HttpResponse<String> r = http.send(HttpRequest.newBuilder(health).timeout(Duration.ofSeconds(2)).GET().build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    if (r.statusCode() == 200 && r.body().contains("\"UP\"")) {
+                        System.err.println(service.name() + " is UP");
+                        break;
+                    }
+                } catch (IOException e) {
+                    // not listening yet
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException(service.name() + " was not healthy after " + settings.startTimeout().toSeconds()
+                            + " s; last lines of " + service.log() + ":\n" + service.tail(15));
+                }
+                Thread.sleep(500);
+            }
+        }
+    }
+
+    /** Creates each region's fills and ticker topics up front, so no consumer waits for auto-creation. */
+    static void createTopics(Topology topology, Topics topics) {
+        for (Topology.RegionEndpoints r : topology.regions()) {
+            Set<String> names = new TreeSet<>();
+            names.add(topics.fills());
+            names.add(topics.tickersDeadLetter());
+            for (String exchange : r.region().exchanges()) {
+                names.add(topics.tickers(exchange));
+            }
+            Properties p = new Properties();
+            p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, r.kafkaBootstrap());
+            p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+            p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000);
+            try (Admin admin = Admin.create(p)) {
+                Set<String> existing = admin.listTopics().names().get(15, TimeUnit.SECONDS);
+                List<NewTopic> missing = names.stream().filter(n -> !existing.contains(n))
+                        .map(n -> new NewTopic(n, 1, (short) 1)).toList();
+                if (!missing.isEmpty()) {
+                    admin.createTopics(missing).all().get(15, TimeUnit.SECONDS);
+                }
+            } catch (ExecutionException | TimeoutException e) {
+                throw new IllegalStateException("cannot create the topics on " + r.name() + "'s Kafka (" + r.kafkaBootstrap() + "): "
+                        + (e.getCause() == null ? e : e.getCause()).getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while creating topics");
+            }
+        }
+    }
+
+    /** The newest Spring Boot jar of a module ({@code <prefix>*.jar}, not the plain one). */
+    static Path bootJar(Path targetDir, String prefix) throws IOException {
+        Path newest = null;
+        if (Files.isDirectory(targetDir)) {
+            try (DirectoryStream<Path> jars = Files.newDirectoryStream(targetDir, prefix + "*.jar")) {
+                for (Path jar : jars) {
+                    String name = jar.getFileName().toString();
+                    if (name.endsWith("-plain.jar") || name.endsWith("-sources.jar") || name.endsWith("-tests.jar")) {
+                        continue;
+                    }
+                    if (newest == null || Files.getLastModifiedTime(jar).compareTo(Files.getLastModifiedTime(newest)) > 0) {
+                        newest = jar;
+                    }
+                }
+            }
+        }
+        if (newest == null) {
+            throw new IllegalStateException("no " + prefix + "*.jar in " + targetDir
+                    + ": build it first (./mvnw -q -B -ntp -DskipTests package, which ./geobroker does for you)");
+        }
+        return newest;
+    }
+
+    private static String javaBinary() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    private static String token() {
+        byte[] secret = new byte[24];
+        new SecureRandom().nextBytes(secret);
+        return HexFormat.of().formatHex(secret);
+    }
+
+    /** Stops the brokers, then the stack; safe to call more than once and from the shutdown hook. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (int i = services.size() - 1; i >= 0; i--) {
+            services.get(i).stop();
+        }
+        if (stack != null) {
+            System.err.println("Stopping the local stack ...");
+            stack.close();
+        }
+        if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            } catch (IllegalStateException e) {
+                // already shutting down: the hook is running this
+            }
+        }
+    }
+}

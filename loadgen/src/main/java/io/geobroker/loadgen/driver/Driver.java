@@ -1,0 +1,612 @@
+package io.geobroker.loadgen.driver;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.geobroker.domain.Fill;
+import io.geobroker.domain.OrderType;
+import io.geobroker.domain.SymbolDirectory;
+import io.geobroker.domain.SymbolInfo;
+import io.geobroker.domain.Ticker;
+import io.geobroker.domain.WireFormat;
+import io.geobroker.loadgen.metrics.Metrics;
+import io.geobroker.loadgen.metrics.Schedule;
+import io.geobroker.loadgen.metrics.SeriesKey;
+import io.geobroker.loadgen.report.RunReport;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Drives a deployment: checks it is ready, creates and funds the run's customers, then runs a
+ * constant-rate open-loop workload (orders over REST, tickers to Kafka) for a warm-up plus a
+ * measured phase, while reading every region's fills topic. Orders are timed from their intended
+ * send time; tickers carry their intended publish time as exchange time, so a late load generator
+ * shows up as latency instead of hiding it. Every loop is bounded in time.
+ */
+public final class Driver implements AutoCloseable {
+
+    /** A customer of this run and the region it places its orders in. */
+    public record Customer(String id, String token, Target.RegionTarget placesIn) {
+    }
+
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(3);
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
+    /** Time given to fills still on their way after the last answer. */
+    private static final Duration DRAIN = Duration.ofSeconds(3);
+    private static final long CASH_PER_CURRENCY = 1_000_000_000_000L;
+    private static final long SHARES_PER_SYMBOL = 100_000_000L;
+
+    private final Target target;
+    private final SymbolDirectory directory = SymbolDirectory.standard();
+    private final ExecutorService httpExecutor = Executors.newFixedThreadPool(4, daemon("loadgen-http"));
+    private final Map<String, BrokerClient> brokers = new LinkedHashMap<>();
+    private final ProgressBar progress;
+    private final String runId;
+
+    public Driver(Target target, ProgressBar progress, String runId) {
+        this.target = target;
+        this.progress = progress;
+        this.runId = runId;
+        for (Target.RegionTarget r : target.regions()) {
+            brokers.put(r.name(), new BrokerClient(r.name(), r.brokerUrl(), CONNECT_TIMEOUT, REQUEST_TIMEOUT, httpExecutor));
+        }
+    }
+
+    /** The symbols a run trades: the first {@code perExchange} of every exchange the target's regions own. */
+    public List<SymbolInfo> symbols(int perExchange) {
+        List<SymbolInfo> symbols = new ArrayList<>();
+        for (Target.RegionTarget r : target.regions()) {
+            for (String exchange : r.region().exchanges()) {
+                symbols.addAll(directory.symbolsOf(exchange).stream().limit(perExchange).toList());
+            }
+        }
+        return symbols;
+    }
+
+    /**
+     * Waits until every broker answers UP and every region's Kafka has the fills and ticker topics,
+     * or fails with a message naming what is missing once {@code timeout} has passed.
+     */
+    public void awaitReady(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (BrokerClient broker : brokers.values()) {
+            String last = "no answer";
+            while (true) {
+                try {
+                    BrokerClient.Answer health = broker.health();
+                    if (health.ok() && health.body() != null && "UP".equals(health.body().path("status").asText())) {
+                        break;
+                    }
+                    last = health.describe() + (health.body() == null ? "" : " " + health.body().path("status").asText());
+                } catch (IOException e) {
+                    last = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("broker of region " + broker.region() + " at " + broker.base()
+                            + " is not ready after " + timeout.toSeconds() + " s (" + last + ")");
+                }
+                Thread.sleep(500);
+            }
+        }
+        for (Target.RegionTarget r : target.regions()) {
+            Set<String> wanted = new TreeSet<>();
+            wanted.add(target.topics().fills());
+            for (String exchange : r.region().exchanges()) {
+                wanted.add(target.topics().tickers(exchange));
+            }
+            long remainingMillis = Math.max(1_000, (deadline - System.nanoTime()) / 1_000_000);
+            Properties p = new Properties();
+            p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, r.kafkaBootstrap());
+            p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(5_000, remainingMillis));
+            p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) Math.min(30_000, remainingMillis));
+            try (Admin admin = Admin.create(p)) {
+                Set<String> existing = admin.listTopics().names().get(remainingMillis, TimeUnit.MILLISECONDS);
+                Set<String> missing = new TreeSet<>(wanted);
+                missing.removeAll(existing);
+                if (!missing.isEmpty()) {
+                    // A fresh deployment creates these with its first fill or ticker, with the cluster's
+                    // defaults; creating them now the same way lets the fill readers subscribe first.
+                    System.err.println("Creating topic(s) " + missing + " on the Kafka of region " + r.name()
+                            + " with the cluster's default partitions and replication");
+                    admin.createTopics(missing.stream().map(t -> new NewTopic(t, Optional.empty(), Optional.empty())).toList())
+                            .all().get(remainingMillis, TimeUnit.MILLISECONDS);
+                }
+            } catch (ExecutionException | TimeoutException e) {
+                Throwable cause = e.getCause() == null ? e : e.getCause();
+                throw new IllegalStateException("Kafka of region " + r.name() + " at " + r.kafkaBootstrap()
+                        + " is not reachable or refused: " + cause.getClass().getSimpleName()
+                        + (cause.getMessage() == null ? "" : " (" + cause.getMessage() + ")"));
+            }
+        }
+    }
+
+    /** Creates and funds {@code perRegion} customers per region, within {@code timeout}. */
+    public List<Customer> createCustomers(int perRegion, List<SymbolInfo> symbols, Duration timeout)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<Customer> customers = new ArrayList<>();
+        for (Target.RegionTarget r : target.regions()) {
+            for (int i = 0; i < perRegion; i++) {
+                String id = runId + "-" + r.name() + "-" + i;
+                BrokerClient.Answer answer = retrying(deadline, "create customer " + id + " in " + r.name(),
+                        () -> brokers.get(r.name()).createCustomer(target.adminToken(), id, "loadgen " + id));
+                String token = answer.body() == null ? "" : answer.body().path("token").asText("");
+                if (token.isEmpty()) {
+                    throw new IllegalStateException("creating customer " + id + " returned no token");
+                }
+                customers.add(new Customer(id, token, r));
+            }
+        }
+        // many calls at once: the broker commits concurrent commands in groups, so setup goes faster
+        ExecutorService pool = Executors.newFixedThreadPool(32, daemon("loadgen-setup"));
+        try {
+            List<Future<?>> calls = new ArrayList<>();
+            Map<String, String> currencyHome = new LinkedHashMap<>();
+            for (SymbolInfo s : symbols) {
+                currencyHome.putIfAbsent(directory.currencyOf(s), target.homeOf(s.exchange()).orElseThrow().name());
+            }
+            for (Customer c : customers) {
+                for (Map.Entry<String, String> currency : currencyHome.entrySet()) {
+                    calls.add(pool.submit(() -> retrying(deadline, "deposit " + currency.getKey() + " for " + c.id(),
+                            () -> brokers.get(currency.getValue()).deposit(c.token(), currency.getKey(), CASH_PER_CURRENCY))));
+                }
+                for (SymbolInfo s : symbols) {
+                    String home = target.homeOf(s.exchange()).orElseThrow().name();
+                    calls.add(pool.submit(() -> retrying(deadline, "holding " + s.symbol() + " for " + c.id(),
+                            () -> brokers.get(home).addHolding(target.adminToken(), c.id(), s.symbol(), SHARES_PER_SYMBOL))));
+                }
+            }
+            int done = 0;
+            for (Future<?> call : calls) {
+                long left = Math.max(1, deadline - System.nanoTime());
+                try {
+                    call.get(left, TimeUnit.NANOSECONDS);
+                } catch (ExecutionException e) {
+                    throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
+                } catch (TimeoutException e) {
+                    throw new IllegalStateException("funding the customers took longer than " + timeout.toSeconds() + " s");
+                }
+                progress.update(++done, calls.size(), "setting up " + customers.size() + " customers");
+            }
+            progress.finish();
+        } finally {
+            pool.shutdownNow();
+        }
+        return customers;
+    }
+
+    private interface Call {
+        BrokerClient.Answer call() throws IOException, InterruptedException;
+    }
+
+    /**
+     * Retries a setup call on I/O errors, 5xx and 404 (a customer created in one region may take a
+     * moment to replicate to another) until the deadline; any other 4xx fails at once.
+     */
+    private static BrokerClient.Answer retrying(long deadline, String what, Call call) throws InterruptedException {
+        String last;
+        while (true) {
+            try {
+                BrokerClient.Answer answer = call.call();
+                if (answer.ok()) {
+                    return answer;
+                }
+                last = answer.describe();
+                if (answer.status() != 404 && answer.status() != 401 && answer.status() < 500) {
+                    throw new IllegalStateException(what + " failed: " + last);
+                }
+            } catch (IOException e) {
+                last = e.getClass().getSimpleName();
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(what + " did not succeed in time (" + last + ")");
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    /**
+     * One run: the workload's warm-up then its measured phase, then up to 5 s for answers and fills
+     * still under way. Returns the run's metrics (measured phase only).
+     */
+    public Metrics run(Workload w, List<Customer> customers, List<SymbolInfo> symbols, String label)
+            throws InterruptedException {
+        Metrics metrics = new Metrics();
+        SplittableRandom seedRandom = new SplittableRandom(w.seed());
+        MarketModel market = new MarketModel(symbols, System.currentTimeMillis() * 1_000);
+        long startNanos = System.nanoTime() + 200_000_000L;
+        long wallMicrosAtStart = System.currentTimeMillis() * 1_000 + 200_000;
+        long warmupNanos = w.warmup().toNanos();
+        long measureStartNanos = startNanos + warmupNanos;
+        long measureEndNanos = measureStartNanos + w.duration().toNanos();
+        long measureStartWallMicros = wallMicrosAtStart + warmupNanos / 1_000;
+        Schedule orders = Schedule.of(startNanos, w.ordersPerSecond(), warmupNanos + w.duration().toNanos());
+        Schedule tickers = Schedule.of(startNanos, w.tickersPerSecond(), warmupNanos + w.duration().toNanos());
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicBoolean stopOrders = new AtomicBoolean();
+        LongAdder liveFills = new LongAdder();
+        LongAdder liveErrors = new LongAdder();
+        AtomicLong liveSent = new AtomicLong();
+
+        List<Thread> threads = new ArrayList<>();
+        List<AutoCloseable> closeables = new ArrayList<>();
+        try {
+            for (Target.RegionTarget r : target.regions()) {
+                KafkaConsumer<String, byte[]> consumer = fillConsumer(r);
+                closeables.add(consumer);
+                threads.add(start("loadgen-fills-" + r.name(), () -> watchFills(consumer, r, metrics, stop,
+                        measureStartWallMicros, liveFills)));
+            }
+            Map<String, KafkaProducer<String, byte[]>> producers = new HashMap<>();
+            for (Target.RegionTarget r : target.regions()) {
+                KafkaProducer<String, byte[]> producer = tickerProducer(r);
+                closeables.add(0, producer);
+                producers.put(r.name(), producer);
+            }
+            SplittableRandom tickerRandom = seedRandom.split();
+            threads.add(start("loadgen-tickers", () -> publishTickers(tickers, market, producers, metrics, stop,
+                    tickerRandom, wallMicrosAtStart, startNanos, measureStartNanos, measureEndNanos, liveErrors)));
+            SplittableRandom orderRandom = seedRandom.split();
+            Semaphore inFlight = new Semaphore(w.maxInFlight());
+            Map<String, LongAdder> measuredInFlight = new HashMap<>();
+            for (Target.RegionTarget r : target.regions()) {
+                measuredInFlight.put(r.name(), new LongAdder());
+            }
+            AtomicLong nextOrder = new AtomicLong();
+            Thread orderThread = start("loadgen-orders", () -> placeOrders(orders, w, market, customers, metrics, stopOrders,
+                    orderRandom, inFlight, measureStartNanos, measureEndNanos, liveSent, liveErrors, measuredInFlight,
+                    nextOrder));
+            threads.add(orderThread);
+
+            long totalNanos = measureEndNanos - startNanos;
+            long tickNanos = 1_000_000_000L;
+            long nextTick = measureStartNanos;
+            long lastFills = 0;
+            long lastSent = 0;
+            long lastReport = System.nanoTime();
+            while (true) {
+                long now = System.nanoTime();
+                if (now >= measureStartNanos && !metrics.measuring() && now < measureEndNanos) {
+                    metrics.startMeasuring();
+                }
+                if (metrics.measuring() && now >= nextTick && nextTick < measureEndNanos) {
+                    metrics.tick((nextTick - measureStartNanos) / 1_000_000);
+                    nextTick += tickNanos;
+                }
+                if (now - lastReport >= 500_000_000L) {
+                    double seconds = (now - lastReport) / 1e9;
+                    long fills = liveFills.sum();
+                    long sent = liveSent.get();
+                    String phase = now < measureStartNanos ? "warm-up" : label;
+                    progress.update(now - startNanos, totalNanos, String.format(Locale.ROOT,
+                            "%s %3d/%d s  orders %5.0f/s  fills %5.0f/s  errors %d", phase,
+                            Math.max(0, (now - startNanos) / 1_000_000_000L), totalNanos / 1_000_000_000L,
+                            (sent - lastSent) / seconds, (fills - lastFills) / seconds, liveErrors.sum()));
+                    lastFills = fills;
+                    lastSent = sent;
+                    lastReport = now;
+                }
+                if (now >= measureEndNanos) {
+                    break;
+                }
+                LockSupport.parkNanos(Math.min(50_000_000L, Math.max(1_000_000L, nextTick - now)));
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
+                }
+            }
+            stopOrders.set(true);
+            orderThread.join(5_000);
+            // Every order sent gets its answer or its timeout (an error) before the report, so slow
+            // answers are never dropped; fills of the measured phase get the same time to arrive.
+            progress.update(totalNanos, totalNanos, label + ": waiting for " + (w.maxInFlight() - inFlight.availablePermits())
+                    + " answers and the last fills");
+            long drainEnd = System.nanoTime() + REQUEST_TIMEOUT.toNanos() + DRAIN.toNanos();
+            while (System.nanoTime() < drainEnd && inFlight.availablePermits() < w.maxInFlight()) {
+                LockSupport.parkNanos(10_000_000L);
+            }
+            LockSupport.parkNanos(Math.max(0, Math.min(DRAIN.toNanos(), drainEnd - System.nanoTime())));
+            // Orders of the measured phase that were never sent (the sender was held up by
+            // --max-in-flight answers outstanding) or never answered are failures, not omissions.
+            for (long i = nextOrder.get(); i < orders.operations(); i++) {
+                long intended = orders.intendedNanos(i);
+                if (intended >= measureStartNanos && intended < measureEndNanos) {
+                    String region = customers.get((int) (i % customers.size())).placesIn().name();
+                    metrics.count(RunReport.ORDERS_ERRORS + "/" + region, 1);
+                    metrics.count(RunReport.ORDER_ERROR_CAUSE + "not-sent/" + region, 1);
+                }
+            }
+            measuredInFlight.forEach((region, count) -> {
+                long unanswered = count.sum();
+                if (unanswered > 0) {
+                    metrics.count(RunReport.ORDERS_ERRORS + "/" + region, unanswered);
+                    metrics.count(RunReport.ORDER_ERROR_CAUSE + "no-answer/" + region, unanswered);
+                }
+            });
+            metrics.tick(w.duration().toMillis());
+            metrics.stopMeasuring();
+            progress.update(totalNanos, totalNanos, label + " done");
+            progress.finish();
+        } finally {
+            stop.set(true);
+            stopOrders.set(true);
+            for (Thread t : threads) {
+                t.join(5_000);
+            }
+            for (AutoCloseable c : closeables) {
+                try {
+                    c.close();
+                } catch (Exception e) {
+                    // closing after the run: nothing left to report
+                }
+            }
+        }
+        return metrics;
+    }
+
+    private void publishTickers(Schedule schedule, MarketModel market, Map<String, KafkaProducer<String, byte[]>> producers,
+                                Metrics metrics, AtomicBoolean stop, SplittableRandom random, long wallMicrosAtStart,
+                                long startNanos, long measureStartNanos, long measureEndNanos, LongAdder liveErrors) {
+        int n = market.symbols().size();
+        for (long i = 0; i < schedule.operations() && !stop.get(); i++) {
+            long intended = schedule.intendedNanos(i);
+            waitUntil(intended, stop);
+            int symbolIndex = (int) (i % n);
+            MarketModel.TickerIntent t = market.nextTicker(symbolIndex, random);
+            long exchangeMicros = wallMicrosAtStart + (intended - startNanos) / 1_000;
+            Ticker ticker = new Ticker(t.symbol().symbol(), t.symbol().exchange(), t.price(), t.volume(), exchangeMicros, t.sequence());
+            String home = target.homeOf(t.symbol().exchange()).orElseThrow().name();
+            boolean measured = intended >= measureStartNanos && intended < measureEndNanos;
+            try {
+                producers.get(home).send(new ProducerRecord<>(target.topics().tickers(ticker.exchange()), ticker.symbol(),
+                        WireFormat.encode(ticker)), (md, e) -> {
+                    if (e != null) {
+                        liveErrors.increment();
+                        if (measured) {
+                            metrics.count("tickers.errors/" + home, 1);
+                        }
+                    }
+                });
+                if (measured) {
+                    metrics.count(RunReport.TICKERS + "/" + home, 1);
+                }
+            } catch (RuntimeException e) {
+                liveErrors.increment();
+                if (measured) {
+                    metrics.count("tickers.errors/" + home, 1);
+                }
+            }
+        }
+    }
+
+    private void placeOrders(Schedule schedule, Workload w, MarketModel market, List<Customer> customers, Metrics metrics,
+                             AtomicBoolean stop, SplittableRandom random, Semaphore inFlight, long measureStartNanos,
+                             long measureEndNanos, AtomicLong liveSent, LongAdder liveErrors,
+                             Map<String, LongAdder> measuredInFlight, AtomicLong nextOrder) {
+        int n = market.symbols().size();
+        for (long i = 0; i < schedule.operations() && !stop.get(); i++, nextOrder.set(i)) {
+            long intended = schedule.intendedNanos(i);
+            waitUntil(intended, stop);
+            Customer c = customers.get((int) (i % customers.size()));
+            int symbolIndex = random.nextInt(n);
+            int roll = random.nextInt(100);
+            OrderType type = roll < w.limitPercent() ? OrderType.LIMIT
+                    : roll < w.limitPercent() + w.stopPercent() ? OrderType.STOP : OrderType.MARKET;
+            MarketModel.OrderIntent order = market.nextOrder(symbolIndex, type, w.marketablePercent(), random);
+            String placed = c.placesIn().name();
+            String home = target.homeOf(order.symbol().exchange()).orElseThrow().name();
+            SeriesKey key = type == OrderType.MARKET && !home.equals(placed)
+                    ? new SeriesKey(SeriesKey.Kind.CROSS_REGION_MARKET, placed, type.name())
+                    : new SeriesKey(SeriesKey.Kind.PLACEMENT, placed, type.name());
+            boolean measured = intended >= measureStartNanos && intended < measureEndNanos;
+            ObjectNode body = BrokerClient.JSON.createObjectNode()
+                    .put("clientOrderId", runId + "-" + i).put("symbol", order.symbol().symbol())
+                    .put("side", order.side().name()).put("type", type.name()).put("quantity", order.quantity())
+                    .put("timeInForce", "GTC").put("allOrNone", false);
+            if (order.limitPrice() > 0) {
+                body.put("limitPrice", order.limitPrice());
+            }
+            if (order.stopPrice() > 0) {
+                body.put("stopPrice", order.stopPrice());
+            }
+            try {
+                while (!inFlight.tryAcquire(100, TimeUnit.MILLISECONDS)) {
+                    if (stop.get()) {
+                        return;
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            liveSent.incrementAndGet();
+            LongAdder pending = measuredInFlight.get(placed);
+            if (measured) {
+                metrics.count(RunReport.ORDERS_SENT + "/" + placed, 1);
+                pending.increment();
+            }
+            CompletableFuture<BrokerClient.Answer> answer;
+            try {
+                answer = brokers.get(placed).placeOrder(c.token(), body);
+            } catch (RuntimeException e) {
+                answer = CompletableFuture.failedFuture(e);
+            }
+            answer.whenComplete((a, e) -> {
+                inFlight.release();
+                if (measured) {
+                    pending.decrement();
+                }
+                long micros = (System.nanoTime() - intended) / 1_000;
+                if (e != null || a.status() >= 500) {
+                    liveErrors.increment();
+                    if (measured) {
+                        metrics.recordError(key);
+                        metrics.count(RunReport.ORDERS_ERRORS + "/" + placed, 1);
+                        metrics.count(RunReport.ORDER_ERROR_CAUSE + errorCause(e, a) + "/" + placed, 1);
+                    }
+                    return;
+                }
+                if (!measured) {
+                    return;
+                }
+                metrics.record(key, micros);
+                boolean rejected = !a.ok() || (a.body() != null && "REJECTED".equals(a.body().path("status").asText()));
+                metrics.count((rejected ? RunReport.ORDERS_REJECTED : RunReport.ORDERS_ACCEPTED) + "/" + placed, 1);
+            });
+        }
+    }
+
+    /** A short name for why an order failed: {@code timeout}, {@code connect}, {@code io} or {@code http-<status>}. */
+    static String errorCause(Throwable e, BrokerClient.Answer answer) {
+        if (e == null) {
+            return "http-" + answer.status();
+        }
+        Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+        if (cause instanceof java.net.http.HttpTimeoutException) {
+            return "timeout";
+        }
+        if (cause instanceof java.net.ConnectException) {
+            return "connect";
+        }
+        return cause instanceof IOException ? "io" : cause.getClass().getSimpleName();
+    }
+
+    private void watchFills(KafkaConsumer<String, byte[]> consumer, Target.RegionTarget region, Metrics metrics,
+                            AtomicBoolean stop, long measureStartWallMicros, LongAdder liveFills) {
+        Map<String, Boolean> seen = new LinkedHashMap<>(16, 0.75f, false) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+                return size() > 1_000_000;
+            }
+        };
+        String prefix = runId + "-";
+        while (!stop.get()) {
+            for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(100))) {
+                long nowMicros = System.currentTimeMillis() * 1_000;
+                Fill fill;
+                try {
+                    fill = WireFormat.decodeFill(record.value());
+                } catch (WireFormat.InvalidMessageException e) {
+                    metrics.count("fills.undecodable/" + region.name(), 1);
+                    continue;
+                }
+                if (fill.customerId() == null || !fill.customerId().startsWith(prefix) || seen.put(fill.fillId(), Boolean.TRUE) != null) {
+                    continue;
+                }
+                liveFills.increment();
+                if (fill.tickerExchangeTimeMicros() < measureStartWallMicros) {
+                    continue;
+                }
+                String type = fill.orderType() == null ? "UNKNOWN" : fill.orderType().name();
+                String fillRegion = fill.region() == null ? region.name() : fill.region();
+                metrics.count(RunReport.FILLS + "/" + fillRegion, 1);
+                metrics.record(new SeriesKey(SeriesKey.Kind.TICKER_TO_FILL, fillRegion, type),
+                        fill.durableTimeMicros() - fill.tickerExchangeTimeMicros());
+                metrics.record(new SeriesKey(SeriesKey.Kind.TICKER_TO_FILL_OBSERVED, fillRegion, type),
+                        nowMicros - fill.tickerExchangeTimeMicros());
+            }
+        }
+    }
+
+    private KafkaConsumer<String, byte[]> fillConsumer(Target.RegionTarget r) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, r.kafkaBootstrap());
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
+        p.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000);
+        p.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+        p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
+        p.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, true);
+        KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
+        List<PartitionInfo> partitions = consumer.partitionsFor(target.topics().fills(), Duration.ofSeconds(15));
+        if (partitions == null || partitions.isEmpty()) {
+            consumer.close();
+            throw new IllegalStateException("topic " + target.topics().fills() + " does not exist on the Kafka of region "
+                    + r.name() + " (" + r.kafkaBootstrap() + ") and was not created automatically: is the topic prefix right?");
+        }
+        List<TopicPartition> assigned = partitions.stream().map(i -> new TopicPartition(i.topic(), i.partition())).toList();
+        consumer.assign(assigned);
+        consumer.seekToEnd(assigned);
+        for (TopicPartition tp : assigned) {
+            consumer.position(tp, Duration.ofSeconds(15));
+        }
+        return consumer;
+    }
+
+    private static KafkaProducer<String, byte[]> tickerProducer(Target.RegionTarget r) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, r.kafkaBootstrap());
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000);
+        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000);
+        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+        return new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
+    }
+
+    private static void waitUntil(long nanos, AtomicBoolean stop) {
+        while (!stop.get()) {
+            long left = nanos - System.nanoTime();
+            if (left <= 0) {
+                return;
+            }
+            LockSupport.parkNanos(Math.min(left, 50_000_000L));
+        }
+    }
+
+    private static Thread start(String name, Runnable body) {
+        Thread t = new Thread(body, name);
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        AtomicLong n = new AtomicLong();
+        return r -> {
+            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    @Override
+    public void close() {
+        httpExecutor.shutdownNow();
+    }
+}

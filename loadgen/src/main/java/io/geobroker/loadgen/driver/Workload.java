@@ -1,0 +1,47 @@
+package io.geobroker.loadgen.driver;
+
+import java.time.Duration;
+
+/**
+ * What one run offers: constant rates (already multiplied by the scale), the order mix in
+ * percent, how many customers and symbols, and how long. The defaults are the prototype's
+ * workload: 300 new orders/s and 600 tickers/s across both regions, a mix of limit, stop and market
+ * orders chosen so that about 200 fills/s happen.
+ */
+public record Workload(double ordersPerSecond, double tickersPerSecond, int limitPercent, int stopPercent,
+                       int marketPercent, int marketablePercent, int customersPerRegion, int symbolsPerExchange,
+                       Duration warmup, Duration duration, long seed, int maxInFlight) {
+
+    public static final double DEFAULT_ORDERS_PER_SECOND = 300;
+    public static final double DEFAULT_TICKERS_PER_SECOND = 600;
+
+    public Workload {
+        if (!(ordersPerSecond > 0) || !(tickersPerSecond > 0)) {
+            throw new IllegalArgumentException("order and ticker rates must be positive");
+        }
+        if (limitPercent < 0 || stopPercent < 0 || marketPercent < 0 || limitPercent + stopPercent + marketPercent != 100) {
+            throw new IllegalArgumentException("the order mix (limit, stop, market %) must add up to 100");
+        }
+        if (marketablePercent < 0 || marketablePercent > 100) {
+            throw new IllegalArgumentException("marketable % must be 0..100");
+        }
+        if (customersPerRegion < 1 || symbolsPerExchange < 1 || maxInFlight < 1) {
+            throw new IllegalArgumentException("customers per region, symbols per exchange and max in flight must be at least 1");
+        }
+        if (duration.isNegative() || duration.isZero() || warmup.isNegative()) {
+            throw new IllegalArgumentException("duration must be positive and warm-up not negative");
+        }
+    }
+
+    /** The same workload with every rate multiplied by {@code factor}. */
+    public Workload scaled(double factor) {
+        return new Workload(ordersPerSecond * factor, tickersPerSecond * factor, limitPercent, stopPercent,
+                marketPercent, marketablePercent, customersPerRegion, symbolsPerExchange, warmup, duration, seed,
+                maxInFlight);
+    }
+
+    public Workload withDurations(Duration newWarmup, Duration newDuration) {
+        return new Workload(ordersPerSecond, tickersPerSecond, limitPercent, stopPercent, marketPercent,
+                marketablePercent, customersPerRegion, symbolsPerExchange, newWarmup, newDuration, seed, maxInFlight);
+    }
+}

@@ -1,0 +1,99 @@
+package io.geobroker.loadgen;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class LoadgenCommandLineTest {
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private PrintStream originalOut;
+    private PrintStream originalErr;
+
+    @BeforeEach
+    void capture() {
+        originalOut = System.out;
+        originalErr = System.err;
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    @AfterEach
+    void restore() {
+        System.setOut(originalOut);
+        System.setErr(originalErr);
+    }
+
+    @Test
+    void calc_prints_the_prototype_table_and_writes_the_chart(@TempDir Path dir) throws Exception {
+        Path html = dir.resolve("calc.html");
+
+        int code = Loadgen.execute("calc", "--html", html.toString());
+
+        assertThat(code).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("$337 + $24 = $361 rounded").contains("180%");
+        assertThat(Files.readString(html)).contains("<svg");
+    }
+
+    @Test
+    void report_rewrites_the_files_of_a_saved_report(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("saved.json");
+        Files.writeString(json, io.geobroker.loadgen.report.ReportWriter.json(io.geobroker.loadgen.report.ReportWriterTest.sample()));
+
+        assertThat(Loadgen.execute("report", "--from", json.toString(), "--out", dir.resolve("again").toString())).isZero();
+        assertThat(Files.readString(dir.resolve("again").resolve("report.html"))).contains("<svg");
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("ticker-to-fill/ALL/ALL");
+        assertThat(Loadgen.execute("report", "--from", dir.resolve("missing.json").toString())).isEqualTo(1);
+    }
+
+    @Test
+    void bad_flags_exit_with_usage_code_2() {
+        assertThat(Loadgen.execute("run", "--no-such-flag")).isEqualTo(2);
+        assertThat(Loadgen.execute("run", "--scale", "abc")).isEqualTo(2);
+        assertThat(Loadgen.execute("run", "--duration", "soon", "--broker", "sydney=http://127.0.0.1:1")).isEqualTo(2);
+        assertThat(Loadgen.execute("calc", "--max-dcs", "0")).isEqualTo(1);
+        assertThat(Loadgen.execute("run", "--admin-token-file", "/dev/null")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("Unknown option: '--no-such-flag'")
+                .contains("give the deployment");
+    }
+
+    @Test
+    void run_scenario_remote_dc_is_refused_outside_the_demo(@TempDir Path dir) throws Exception {
+        Path token = Files.writeString(dir.resolve("token"), "t");
+
+        assertThat(Loadgen.execute("run", "--scenario", "remote-dc", "--admin-token-file", token.toString(),
+                "--broker", "sydney=http://127.0.0.1:1", "--kafka", "sydney=127.0.0.1:1")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("demo scenario");
+    }
+
+    @Test
+    void an_unreachable_broker_fails_with_a_clear_message_after_the_ready_timeout(@TempDir Path dir) throws Exception {
+        Path token = Files.writeString(dir.resolve("token"), "t");
+
+        int code = Loadgen.execute("run", "--admin-token-file", token.toString(), "--ready-timeout", "1s",
+                "--broker", "sydney=http://127.0.0.1:1", "--kafka", "sydney=127.0.0.1:1", "--out", dir.toString());
+
+        assertThat(code).isEqualTo(1);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("broker of region sydney at http://127.0.0.1:1 is not ready");
+    }
+
+    @Test
+    void a_region_without_kafka_is_named_in_the_message(@TempDir Path dir) throws Exception {
+        Path token = Files.writeString(dir.resolve("token"), "t");
+
+        int code = Loadgen.execute("run", "--admin-token-file", token.toString(), "--broker", "sydney=http://127.0.0.1:1");
+
+        assertThat(code).isEqualTo(1);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("region sydney has no Kafka bootstrap servers");
+    }
+}

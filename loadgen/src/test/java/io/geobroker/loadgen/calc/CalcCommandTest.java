@@ -1,0 +1,46 @@
+package io.geobroker.loadgen.calc;
+
+import io.geobroker.loadgen.report.RunReport;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class CalcCommandTest {
+
+    private static RunReport report(long measuredMillis) {
+        return new RunReport(RunReport.SCHEMA, "t", "default", "2026-11-22T14:00:00Z", Map.of(), measuredMillis,
+                List.of(new RunReport.RegionSummary("nvirginia", 9_000, 9_000, 0, 0, 8_000, 24_000),
+                        new RunReport.RegionSummary("sydney", 9_000, 9_000, 0, 0, 4_000, 12_000)),
+                List.of(), Map.of(), List.of());
+    }
+
+    @Test
+    void reads_per_dc_rates_and_monthly_trades_from_a_report() {
+        CalcCommand.Measured m = CalcCommand.measured(report(60_000), 730);
+
+        // (24,000 + 12,000) tickers / 60 s / 2 regions = 300 reads/s per DC
+        assertThat(m.workload().readsMilliPerDc()).isEqualTo(300_000);
+        // (9,000 + 8,000 + 9,000 + 4,000) writes / 60 s / 2 = 250 writes/s per DC
+        assertThat(m.workload().writesMilliPerDc()).isEqualTo(250_000);
+        // 12,000 fills / 60 s = 200/s x 730 h
+        assertThat(m.tradesPerMonth()).isEqualTo(200L * 730 * 3_600);
+        assertThat(m.fillsByCloudRegion()).containsEntry("us-east-1", 8_000L).containsEntry("ap-southeast-2", 4_000L);
+    }
+
+    @Test
+    void the_reports_rates_give_the_reference_cpu_figures() {
+        Pricing pricing = Pricing.standard();
+        CalcCommand.Measured m = CalcCommand.measured(report(60_000), pricing.hoursPerMonth());
+
+        assertThat(new Calculator(pricing).row(pricing.defaults(), m.workload()).cpuPercent()).isEqualTo(60);
+    }
+
+    @Test
+    void rejects_a_report_without_a_measured_phase() {
+        assertThatThrownBy(() -> CalcCommand.measured(report(0), 730)).hasMessageContaining("no measured phase");
+    }
+}

@@ -1,0 +1,56 @@
+package io.geobroker.loadgen.demo;
+
+import io.geobroker.domain.SymbolDirectory;
+import io.geobroker.domain.Topology;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class DemoTest {
+
+    private static Topology twoRegions() {
+        Properties p = new Properties();
+        p.setProperty("geobroker.topology.regions", "sydney,nvirginia");
+        p.setProperty("geobroker.topology.region.sydney.cassandra", "127.40.1.1:9042");
+        p.setProperty("geobroker.topology.region.sydney.kafka", "127.40.1.100:9092");
+        p.setProperty("geobroker.topology.region.sydney.broker-url", "http://127.40.1.200:8080");
+        p.setProperty("geobroker.topology.region.nvirginia.cassandra", "127.40.2.1:9042");
+        p.setProperty("geobroker.topology.region.nvirginia.kafka", "127.40.2.100:9092");
+        p.setProperty("geobroker.topology.region.nvirginia.broker-url", "http://127.40.2.200:8080");
+        return Topology.fromProperties(p, SymbolDirectory.standard());
+    }
+
+    @Test
+    void remote_dc_points_a_brokers_own_region_at_the_other_dc_and_keeps_the_rest() {
+        Topology remote = Demo.brokerTopology(twoRegions(), "sydney", true);
+
+        Topology.RegionEndpoints sydney = remote.region("sydney").orElseThrow();
+        assertThat(sydney.dataCenter()).isEqualTo("NorthVirginiaDC");
+        assertThat(sydney.cassandraContactPoints()).containsExactly("127.40.2.1:9042");
+        assertThat(sydney.kafkaBootstrap()).isEqualTo("127.40.1.100:9092");
+        assertThat(sydney.region().exchanges()).containsExactly("ASX");
+        assertThat(remote.region("nvirginia").orElseThrow().dataCenter()).isEqualTo("NorthVirginiaDC");
+    }
+
+    @Test
+    void the_default_scenario_keeps_the_topology() {
+        Topology topology = twoRegions();
+        assertThat(Demo.brokerTopology(topology, "sydney", false)).isSameAs(topology);
+    }
+
+    @Test
+    void finds_the_newest_boot_jar_and_explains_a_missing_one(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("broker-service-0.1.0-SNAPSHOT-plain.jar"), "");
+        Path jar = Files.writeString(dir.resolve("broker-service-0.1.0-SNAPSHOT.jar"), "");
+
+        assertThat(Demo.bootJar(dir, "broker-service-")).isEqualTo(jar);
+        assertThatThrownBy(() -> Demo.bootJar(dir.resolve("none"), "broker-service-"))
+                .hasMessageContaining("./geobroker does for you");
+    }
+}

@@ -1,0 +1,110 @@
+package io.geobroker.loadgen.report;
+
+import io.geobroker.loadgen.metrics.Metrics;
+import io.geobroker.loadgen.metrics.SeriesKey;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+public class ReportWriterTest {
+
+    public static RunReport sample() {
+        Metrics metrics = new Metrics();
+        metrics.startMeasuring();
+        for (int second = 0; second < 3; second++) {
+            for (int i = 1; i <= 50; i++) {
+                metrics.record(new SeriesKey(SeriesKey.Kind.TICKER_TO_FILL, "sydney", "LIMIT"), 500L + i * 10);
+                metrics.record(new SeriesKey(SeriesKey.Kind.TICKER_TO_FILL, "nvirginia", "STOP"), 800L + i * 20);
+                metrics.record(new SeriesKey(SeriesKey.Kind.PLACEMENT, "sydney", "LIMIT"), 2_000L + i);
+                metrics.record(new SeriesKey(SeriesKey.Kind.CROSS_REGION_MARKET, "sydney", "MARKET"), 240_000L + i);
+            }
+            metrics.count(RunReport.FILLS + "/sydney", 50);
+            metrics.count(RunReport.FILLS + "/nvirginia", 50);
+            metrics.count(RunReport.ORDERS_SENT + "/sydney", 100);
+            metrics.count(RunReport.ORDERS_ACCEPTED + "/sydney", 99);
+            metrics.count(RunReport.ORDERS_ERRORS + "/sydney", 1);
+            metrics.recordError(new SeriesKey(SeriesKey.Kind.PLACEMENT, "sydney", "LIMIT"));
+            metrics.tick(second * 1000L);
+        }
+        return RunReport.from(metrics, "geobroker load report", "default", "2026-11-22T14:00:00Z",
+                Map.of("machine", "2 cores"), 3_000,
+                List.of(new RunReport.SweepStep(300, 600, 200, 100, 900, 4_000, 9_000, 0),
+                        new RunReport.SweepStep(600, 1200, 400, 100, 1_200, 8_000, 20_000, 0)));
+    }
+
+    @Test
+    void summarises_counts_percentiles_and_throughput() {
+        RunReport report = sample();
+
+        RunReport.SeriesSummary all = report.series().stream()
+                .filter(s -> s.name().equals("ticker-to-fill/ALL/ALL")).findFirst().orElseThrow();
+        assertThat(all.count()).isEqualTo(300);
+        assertThat(all.throughputPerSecond()).isEqualTo(100.0);
+        assertThat(all.p50Micros()).isLessThanOrEqualTo(all.p90Micros());
+        assertThat(all.p99Micros()).isLessThanOrEqualTo(all.maxMicros());
+        assertThat(all.maxMicros()).isBetween(1_799L, 1_801L);
+        assertThat(all.timeline()).hasSize(3);
+        assertThat(all.distribution()).isNotEmpty();
+        assertThat(report.regions()).extracting(RunReport.RegionSummary::region).containsExactly("nvirginia", "sydney");
+        assertThat(report.regions().get(1).errors()).isEqualTo(3);
+    }
+
+    @Test
+    void console_summary_lists_every_series_with_its_percentiles_and_errors() {
+        String console = ReportWriter.console(sample());
+
+        assertThat(console).contains("p50", "p90", "p99", "p99.9", "max", "avg", "errors", "per s")
+                .contains("ticker-to-fill/ALL/ALL", "order-placement/sydney/LIMIT", "cross-region-market/sydney/MARKET")
+                .contains("sweep:");
+        assertThat(console.indexOf("ticker-to-fill/ALL")).isLessThan(console.indexOf("order-placement/ALL"));
+    }
+
+    @Test
+    void html_is_self_contained_with_the_three_kinds_of_chart() {
+        String html = ReportWriter.html(sample());
+
+        assertThat(html).startsWith("<!DOCTYPE html>").doesNotContain("<script").doesNotContain("src=")
+                .doesNotContain("href=").doesNotContain("@import");
+        assertThat(html).contains("latency over time", "percentile distribution", "Throughput over time",
+                "Sweep: latency against offered load", "Cross-region market orders");
+        assertThat(html.split("<svg", -1).length - 1).isEqualTo(8);
+        assertThat(html).contains("data-series='sydney p99'", "data-series='sydney LIMIT'", "data-series='fills/sydney per s'");
+        assertThat(html).contains("<td class='l'>ticker-to-fill/ALL/ALL</td><td>300</td>");
+    }
+
+    @Test
+    void json_round_trips_and_csv_has_one_row_per_series(@TempDir Path dir) throws Exception {
+        RunReport report = sample();
+        ReportWriter.Written files = ReportWriter.writeAll(report, dir);
+
+        RunReport back = ReportWriter.readJson(files.json());
+        assertThat(back.series()).hasSameSizeAs(report.series());
+        assertThat(back.regions()).isEqualTo(report.regions());
+        assertThat(back.sweep()).isEqualTo(report.sweep());
+        assertThat(Files.readAllLines(files.csv())).hasSize(1 + report.series().size())
+                .first().asString().startsWith("series,kind,region,order_type,count,errors,per_second,p50_us");
+        assertThat(Files.readString(files.timelineCsv())).contains("ticker-to-fill/ALL/ALL,2000,100,");
+        assertThat(Files.readString(files.html())).contains("<svg");
+    }
+
+    @Test
+    void rejects_a_file_that_is_not_a_report(@TempDir Path dir) throws Exception {
+        Path other = dir.resolve("x.json");
+        Files.writeString(other, "{\"schema\":\"something-else\"}");
+        assertThatThrownBy(() -> ReportWriter.readJson(other)).hasMessageContaining("not a loadgen report");
+        assertThatThrownBy(() -> ReportWriter.readJson(dir.resolve("missing.json"))).hasMessageContaining("cannot read");
+    }
+
+    @Test
+    void percentile_axis_labels_read_as_percentiles() {
+        assertThat(ReportWriter.percentileLabel(10)).isEqualTo("90%");
+        assertThat(ReportWriter.percentileLabel(1000)).isEqualTo("99.9%");
+    }
+}
