@@ -107,6 +107,8 @@ record CassandraNode(String name, String region, String dataCenter, String addre
                 counter_cache_size: 0MiB
                 concurrent_compactors: 1
                 auto_snapshot: false
+                batch_size_warn_threshold: 512KiB
+                batch_size_fail_threshold: 4096KiB
                 """.formatted(String.join(",", seeds), address, address, StackConfig.STORAGE_PORT,
                 StackConfig.CQL_PORT, seed ? "true" : "false", d, d, d, d, d);
     }
