@@ -85,28 +85,6 @@ resource "aws_vpc_security_group_egress_rule" "https" {
   to_port           = 443
 }
 
-data "aws_iam_policy_document" "assume" {
-  statement {
-    actions = ["sts:AssumeRole"]
-    principals {
-      type        = "Service"
-      identifiers = ["ec2.amazonaws.com"]
-    }
-  }
-}
-
-resource "aws_iam_role" "node" {
-  name_prefix        = "geobroker-${var.name}-cassandra-"
-  assume_role_policy = data.aws_iam_policy_document.assume.json
-  tags               = var.tags
-}
-
-# Operators reach nodes through SSM Session Manager; no SSH port is open anywhere.
-resource "aws_iam_role_policy_attachment" "ssm" {
-  role       = aws_iam_role.node.name
-  policy_arn = "arn:aws:iam::aws:policy/AmazonSSMManagedInstanceCore"
-}
-
 data "aws_iam_policy_document" "node" {
   statement {
     actions   = ["secretsmanager:GetSecretValue"]
@@ -118,14 +96,12 @@ data "aws_iam_policy_document" "node" {
   }
 }
 
-resource "aws_iam_role_policy" "node" {
-  role   = aws_iam_role.node.id
-  policy = data.aws_iam_policy_document.node.json
-}
-
-resource "aws_iam_instance_profile" "node" {
+# Reached through SSM; reads its internode keystore from Secrets Manager.
+module "role" {
+  source      = "../instance-role"
   name_prefix = "geobroker-${var.name}-cassandra-"
-  role        = aws_iam_role.node.name
+  has_policy  = true
+  policy_json = data.aws_iam_policy_document.node.json
   tags        = var.tags
 }
 
@@ -136,7 +112,7 @@ resource "aws_instance" "node" {
   subnet_id                   = var.subnet_ids[var.nodes[count.index].az]
   private_ip                  = var.nodes[count.index].ip
   vpc_security_group_ids      = [aws_security_group.node.id]
-  iam_instance_profile        = aws_iam_instance_profile.node.name
+  iam_instance_profile        = module.role.instance_profile_name
   associate_public_ip_address = false
   ebs_optimized               = true
   monitoring                  = true

@@ -67,31 +67,10 @@ resource "aws_vpc_security_group_egress_rule" "https" {
   to_port           = 443
 }
 
-data "aws_iam_policy_document" "assume" {
-  statement {
-    actions = ["sts:AssumeRole"]
-    principals {
-      type        = "Service"
-      identifiers = ["ec2.amazonaws.com"]
-    }
-  }
-}
-
-resource "aws_iam_role" "node" {
-  name_prefix        = "geobroker-${var.name}-kafka-"
-  assume_role_policy = data.aws_iam_policy_document.assume.json
-  tags               = var.tags
-}
-
-# Operators reach nodes through SSM Session Manager; no SSH port is open anywhere.
-resource "aws_iam_role_policy_attachment" "ssm" {
-  role       = aws_iam_role.node.name
-  policy_arn = "arn:aws:iam::aws:policy/AmazonSSMManagedInstanceCore"
-}
-
-resource "aws_iam_instance_profile" "node" {
+# Reached through SSM; needs no other AWS API.
+module "role" {
+  source      = "../instance-role"
   name_prefix = "geobroker-${var.name}-kafka-"
-  role        = aws_iam_role.node.name
   tags        = var.tags
 }
 
@@ -102,7 +81,7 @@ resource "aws_instance" "node" {
   subnet_id                   = var.subnet_ids[var.brokers[count.index].az]
   private_ip                  = var.brokers[count.index].ip
   vpc_security_group_ids      = [aws_security_group.node.id]
-  iam_instance_profile        = aws_iam_instance_profile.node.name
+  iam_instance_profile        = module.role.instance_profile_name
   associate_public_ip_address = false
   ebs_optimized               = true
   monitoring                  = true

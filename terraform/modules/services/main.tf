@@ -114,29 +114,6 @@ resource "aws_vpc_security_group_egress_rule" "https" {
   to_port           = 443
 }
 
-data "aws_iam_policy_document" "assume" {
-  statement {
-    actions = ["sts:AssumeRole"]
-    principals {
-      type        = "Service"
-      identifiers = ["ec2.amazonaws.com"]
-    }
-  }
-}
-
-resource "aws_iam_role" "service" {
-  for_each           = toset(["broker", "ticker"])
-  name_prefix        = "geobroker-${var.name}-${each.key}-"
-  assume_role_policy = data.aws_iam_policy_document.assume.json
-  tags               = var.tags
-}
-
-resource "aws_iam_role_policy_attachment" "ssm" {
-  for_each   = aws_iam_role.service
-  role       = each.value.name
-  policy_arn = "arn:aws:iam::aws:policy/AmazonSSMManagedInstanceCore"
-}
-
 data "aws_iam_policy_document" "broker" {
   statement {
     actions   = ["s3:GetObject"]
@@ -159,20 +136,16 @@ data "aws_iam_policy_document" "ticker" {
   }
 }
 
-resource "aws_iam_role_policy" "broker" {
-  role   = aws_iam_role.service["broker"].id
-  policy = data.aws_iam_policy_document.broker.json
-}
-
-resource "aws_iam_role_policy" "ticker" {
-  role   = aws_iam_role.service["ticker"].id
-  policy = data.aws_iam_policy_document.ticker.json
-}
-
-resource "aws_iam_instance_profile" "service" {
-  for_each    = aws_iam_role.service
+# One role per service, each reached through SSM and allowed only what that service reads.
+module "role" {
+  source = "../instance-role"
+  for_each = {
+    broker = data.aws_iam_policy_document.broker.json
+    ticker = data.aws_iam_policy_document.ticker.json
+  }
   name_prefix = "geobroker-${var.name}-${each.key}-"
-  role        = each.value.name
+  has_policy  = true
+  policy_json = each.value
   tags        = var.tags
 }
 
@@ -182,7 +155,7 @@ resource "aws_instance" "broker" {
   subnet_id                   = var.subnet_ids[var.broker.az]
   private_ip                  = var.broker.ip
   vpc_security_group_ids      = [aws_security_group.broker.id]
-  iam_instance_profile        = aws_iam_instance_profile.service["broker"].name
+  iam_instance_profile        = module.role["broker"].instance_profile_name
   associate_public_ip_address = false
   ebs_optimized               = true
   monitoring                  = true
@@ -216,7 +189,7 @@ resource "aws_instance" "ticker" {
   subnet_id                   = var.subnet_ids[var.tickers[count.index].az]
   private_ip                  = var.tickers[count.index].ip
   vpc_security_group_ids      = [aws_security_group.ticker.id]
-  iam_instance_profile        = aws_iam_instance_profile.service["ticker"].name
+  iam_instance_profile        = module.role["ticker"].instance_profile_name
   associate_public_ip_address = false
   ebs_optimized               = true
   monitoring                  = true
