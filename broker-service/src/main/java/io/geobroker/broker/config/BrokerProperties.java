@@ -18,11 +18,16 @@ public record BrokerProperties(
         @DefaultValue Kafka kafka,
         @DefaultValue Engine engine,
         @DefaultValue Security security,
-        @DefaultValue Web web) {
+        @DefaultValue Web web,
+        @DefaultValue CrossRegion crossRegion) {
 
     /** Cassandra keyspace and request timeout; contact points and local DC come from the topology. */
     public record Cassandra(
             @DefaultValue("geobroker") String keyspace,
+            /* Remote-DC mode: the region whose Cassandra DC (contact points and local DC) the broker
+               uses. Empty = its own region's DC, the only sensible production setting: any other
+               puts the WAN under every read and write (the prototype's local-versus-remote experiment). */
+            @DefaultValue("") String dataCenterRegion,
             /* How long one request may take before the driver gives up. Longer rides out GC pauses of
                a loaded node; shorter frees a stuck engine group sooner for its retry. */
             @DefaultValue("5s") Duration requestTimeout) {
@@ -73,6 +78,33 @@ public record BrokerProperties(
     public record Security(
             @DefaultValue("") String adminToken,
             @DefaultValue("") String peerToken) {
+    }
+
+    /** Orders placed in one region for another region's symbols (issue 4, README "Cross-region"). */
+    public record CrossRegion(
+            /* How often the home broker reads the tail of its order inbox. Shorter makes an order
+               placed elsewhere matchable sooner (replication + half this), at one small read each. */
+            @DefaultValue("20ms") Duration inboxPollInterval,
+            /* How far behind "now" each tail read starts, so rows that replicate out of placement
+               order (different regions, different delays) are still seen: above the largest one-way
+               delay between regions. */
+            @DefaultValue("1s") Duration inboxTailMargin,
+            /* How often the whole recent inbox (sweepWindow) is read for rows the tail missed: rows
+               that arrived late because a region was cut off and its writes came back as hints. */
+            @DefaultValue("15s") Duration inboxSweepInterval,
+            /* How far back a sweep (and the sweep at start) reads. An outage longer than this needs a
+               repair and a broker restart with a longer window. */
+            @DefaultValue("10m") Duration inboxSweepWindow,
+            /* Connecting to a peer broker: part of the 2 s within which a market order for an
+               unreachable home region gets its 503. */
+            @DefaultValue("1s") Duration peerConnectTimeout,
+            /* The whole forwarded call (one WAN round trip plus the home's group commit). */
+            @DefaultValue("1200ms") Duration peerRequestTimeout,
+            /* Connections to each peer kept open and warm, so a forwarded order costs one round trip
+               and not a TCP handshake first. */
+            @DefaultValue("8") int peerWarmConnections,
+            /* How often the warm connections are used, below the peers' keep-alive timeout. */
+            @DefaultValue("20s") Duration peerKeepWarmInterval) {
     }
 
     /** HTTP request limits. */

@@ -4,6 +4,8 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import io.geobroker.domain.Topology;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -15,18 +17,29 @@ import java.util.List;
  * is the broker's region's DC and every request uses LOCAL_QUORUM (LOCAL_SERIAL for compare-and-set),
  * so nothing waits on the WAN. If the local DC is down the broker does not fail over to a remote DC:
  * it owns its region's data and must not write it where another region reads it as stale; it stops
- * answering (503) until its DC is back. Issue 4's remote-DC mode sets another DC on purpose.
+ * answering (503) until its DC is back.
+ *
+ * <p>Remote-DC mode ({@code GEOBROKER_CASSANDRA_REGION=<another region>}) points the session at
+ * another region's DC on purpose: every read and write then crosses the WAN, which is the
+ * prototype's local-versus-remote experiment. Which data the broker owns does not change.
  */
 @Configuration(proxyBeanMethods = false)
 public class CassandraConfiguration {
 
+    private static final Logger log = LoggerFactory.getLogger(CassandraConfiguration.class);
+
     @Bean(destroyMethod = "close")
-    public CqlSession cqlSession(Topology.RegionEndpoints localRegion, BrokerProperties properties) {
-        List<InetSocketAddress> contactPoints = localRegion.cassandraContactPoints().stream()
+    public CqlSession cqlSession(Topology topology, Topology.RegionEndpoints localRegion, BrokerProperties properties) {
+        Topology.RegionEndpoints dataRegion = dataRegion(topology, localRegion, properties.cassandra().dataCenterRegion());
+        if (dataRegion != localRegion) {
+            log.warn("remote-DC mode: region {} uses the Cassandra DC {} of region {}; every request crosses the WAN",
+                    localRegion.name(), dataRegion.dataCenter(), dataRegion.name());
+        }
+        List<InetSocketAddress> contactPoints = dataRegion.cassandraContactPoints().stream()
                 .map(CassandraConfiguration::address)
                 .toList();
         if (contactPoints.isEmpty()) {
-            throw new IllegalStateException("the topology names no Cassandra contact points for region " + localRegion.name());
+            throw new IllegalStateException("the topology names no Cassandra contact points for region " + dataRegion.name());
         }
         DriverConfigLoader config = DriverConfigLoader.programmaticBuilder()
                 .withString(DefaultDriverOption.REQUEST_CONSISTENCY, "LOCAL_QUORUM")
@@ -36,10 +49,20 @@ public class CassandraConfiguration {
                 .build();
         return CqlSession.builder()
                 .addContactPoints(contactPoints)
-                .withLocalDatacenter(localRegion.dataCenter())
+                .withLocalDatacenter(dataRegion.dataCenter())
                 .withKeyspace(properties.cassandra().keyspace())
                 .withConfigLoader(config)
                 .build();
+    }
+
+    /** The region whose DC the session uses: the broker's own unless remote-DC mode names another. */
+    static Topology.RegionEndpoints dataRegion(Topology topology, Topology.RegionEndpoints local, String configured) {
+        if (configured == null || configured.isBlank() || configured.equals(local.name())) {
+            return local;
+        }
+        return topology.region(configured).orElseThrow(() -> new IllegalStateException(
+                "geobroker.cassandra.data-center-region '" + configured + "' is not in the topology "
+                        + topology.regions().stream().map(Topology.RegionEndpoints::name).toList()));
     }
 
     static InetSocketAddress address(String hostAndPort) {

@@ -1,6 +1,8 @@
 package io.geobroker.broker.matching;
 
 import io.geobroker.broker.order.NewOrder;
+import io.geobroker.broker.order.Order;
+import io.geobroker.broker.routing.OrderInbox;
 import io.geobroker.domain.Ticker;
 
 import java.util.UUID;
@@ -17,10 +19,24 @@ sealed interface Command {
     record Skipped(String topic, int partition, long offset) implements Command {
     }
 
-    record Place(NewOrder order, CompletableFuture<Outcomes.Placement> result) implements Command {
+    /** A placement; {@code deadlineEpochMillis} (0 = none) is when the caller stops waiting for it. */
+    record Place(NewOrder order, long deadlineEpochMillis, CompletableFuture<Outcomes.Placement> result)
+            implements Command {
     }
 
-    record Cancel(String customerId, UUID orderId, CompletableFuture<Outcomes.Cancellation> result) implements Command {
+    /**
+     * A cancel. {@code pending} is the order as stored when it is still PENDING (placed in another
+     * region and not taken from the inbox yet), with the write time of that row; null otherwise.
+     */
+    record Cancel(String customerId, UUID orderId, Order pending, long pendingWriteMicros,
+                  CompletableFuture<Outcomes.Cancellation> result) implements Command {
+    }
+
+    /**
+     * An order placed in another region, read from this region's inbox: accepted (or rejected)
+     * here unless the engine already has it, and its inbox row marked processed either way.
+     */
+    record Accept(OrderInbox.Entry entry, Order pending, long pendingWriteMicros) implements Command {
     }
 
     /** Deposit (positive amount) or withdrawal (negative) of cash in an owned currency. */

@@ -7,6 +7,7 @@ import io.geobroker.broker.order.NewOrder;
 import io.geobroker.broker.order.Order;
 import io.geobroker.broker.order.OrderDao;
 import io.geobroker.broker.order.OrderIds;
+import io.geobroker.broker.routing.OrderInbox;
 import io.geobroker.broker.ticker.DurableOffsets;
 import io.geobroker.domain.Exchange;
 import io.geobroker.domain.Fill;
@@ -102,6 +103,7 @@ public class Engine implements SmartLifecycle {
     private final Timer publishTimer;
     private final Counter replays;
     private final Counter oversizedGroups;
+    private final Timer inboxLag;
 
     public Engine(OrderDao orderDao, com.datastax.oss.driver.api.core.CqlSession session, FillPublisher publisher,
                   DurableOffsets offsets, Clock clock, BrokerProperties properties, Region region,
@@ -133,6 +135,9 @@ public class Engine implements SmartLifecycle {
                 .description("Tickers at or below the durable sequence, which fill nothing").register(meters);
         oversizedGroups = Counter.builder("geobroker.engine.oversized.groups")
                 .description("Groups too large for one batch, written in several").register(meters);
+        inboxLag = Timer.builder("geobroker.inbox.accept.lag")
+                .description("Placement in another region to the order being matchable here (replication, inbox poll, queue)")
+                .publishPercentileHistogram().register(meters);
         Gauge.builder("geobroker.orders.resting", () -> resting)
                 .description("Orders resting in the books of this region").register(meters);
     }
@@ -153,15 +158,37 @@ public class Engine implements SmartLifecycle {
     }
 
     public CompletableFuture<Outcomes.Placement> place(NewOrder order) {
+        return place(order, 0);
+    }
+
+    /**
+     * A placement the caller stops waiting for at {@code deadlineEpochMillis}: if the engine gets to
+     * it later it is not executed (the caller has already been told it failed).
+     */
+    public CompletableFuture<Outcomes.Placement> place(NewOrder order, long deadlineEpochMillis) {
         CompletableFuture<Outcomes.Placement> result = new CompletableFuture<>();
-        submit(new Command.Place(order, result));
+        submit(new Command.Place(order, deadlineEpochMillis, result));
         return result;
     }
 
     public CompletableFuture<Outcomes.Cancellation> cancel(String customerId, UUID orderId) {
+        return cancel(customerId, orderId, null, 0);
+    }
+
+    /**
+     * Cancels an order; {@code pending} is its stored row when that row is PENDING (the engine may
+     * not have taken it from the inbox yet: it is then cancelled before it was ever open).
+     */
+    public CompletableFuture<Outcomes.Cancellation> cancel(String customerId, UUID orderId, Order pending,
+                                                           long pendingWriteMicros) {
         CompletableFuture<Outcomes.Cancellation> result = new CompletableFuture<>();
-        submit(new Command.Cancel(customerId, orderId, result));
+        submit(new Command.Cancel(customerId, orderId, pending, pendingWriteMicros, result));
         return result;
+    }
+
+    /** Queues an order read from the inbox; blocks while the engine is full (back-pressure on the poller). */
+    public void accept(OrderInbox.Entry entry, Order pending, long pendingWriteMicros) throws InterruptedException {
+        queue.put(new Command.Accept(entry, pending, pendingWriteMicros));
     }
 
     public CompletableFuture<Outcomes.Movement> moveCash(String customerId, String currency, long amount) {
@@ -200,6 +227,13 @@ public class Engine implements SmartLifecycle {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new EngineBusyException();
+        }
+    }
+
+    /** A forwarded placement reached the engine after its caller stopped waiting: not executed. */
+    public static final class DeadlinePassedException extends RuntimeException {
+        public DeadlinePassedException() {
+            super("the placement arrived after its caller's deadline and was not executed");
         }
     }
 
@@ -359,6 +393,8 @@ public class Engine implements SmartLifecycle {
             onPlace(p);
         } else if (command instanceof Command.Cancel c) {
             onCancel(c);
+        } else if (command instanceof Command.Accept a) {
+            onAccept(a);
         } else if (command instanceof Command.MoveCash m) {
             onMoveCash(m);
         } else if (command instanceof Command.TransferShares t) {
@@ -402,6 +438,10 @@ public class Engine implements SmartLifecycle {
 
     private void onPlace(Command.Place command) {
         NewOrder n = command.order();
+        if (command.deadlineEpochMillis() > 0 && System.currentTimeMillis() > command.deadlineEpochMillis()) {
+            command.result().completeExceptionally(new DeadlinePassedException());
+            return;
+        }
         OrderState known = known(n.orderId());
         if (known != null) {
             Order existing = known.snapshot();
@@ -416,21 +456,7 @@ public class Engine implements SmartLifecycle {
             command.result().completeExceptionally(new IllegalArgumentException("symbol not owned by this region"));
             return;
         }
-        Instant now = now();
-        long bookLimit = switch (n.type()) {
-            case LIMIT, STOP_LIMIT -> n.limitPrice();
-            case STOP -> n.side() == Side.BUY ? protectionPrice(n.stopPrice(), s.info) : 0;
-            case MARKET -> n.side() == Side.BUY ? s.quotePrice : 0;
-        };
-        Instant expiresAt = n.timeInForce() == TimeInForce.DAY && n.type() != OrderType.MARKET
-                ? closeAfter(s.info, now) : null;
-        OrderState o = new OrderState(n.orderId(), n.customerId(), n.clientOrderId(), s.symbol(), s.info.exchange(),
-                s.currency, n.side(), n.type(), n.timeInForce(), n.allOrNone(), n.quantity(), n.limitPrice(),
-                n.stopPrice(), bookLimit, expiresAt, now, n.homeRegion(), n.placedRegion(), s.nextOrderSequence++);
-        o.status = OrderStatus.OPEN;
-        group.symbols.add(s);
-        group.orders.put(o.id, o);
-        remember(o);
+        OrderState o = open(s, n, now());
         int fillsBefore = group.fills.size();
         if (n.type() == OrderType.MARKET) {
             long volumeLeft = s.quoteVolumeLeft;
@@ -443,10 +469,8 @@ public class Engine implements SmartLifecycle {
                 s.quoteVolumeLeft -= n.quantity();
                 fill(s, o, n.quantity(), s.quotePrice, s.quoteSequence, s.quoteExchangeTimeMicros);
             }
-        } else if (reserve(o)) {
-            s.book.add(o);
-            live.put(o.id, o);
-            resting = live.size();
+        } else {
+            rest(s, o);
         }
         meters.counter("geobroker.orders.placed", "type", n.type().name(), "side", n.side().name()).increment();
         List<EngineStore.FillRow> fills = List.copyOf(group.fills.subList(fillsBefore, group.fills.size()));
@@ -459,8 +483,79 @@ public class Engine implements SmartLifecycle {
         });
     }
 
+    /** A new order of an owned symbol, OPEN and in this group, placed at {@code placedAt}. */
+    private OrderState open(SymbolState s, NewOrder n, Instant placedAt) {
+        long bookLimit = switch (n.type()) {
+            case LIMIT, STOP_LIMIT -> n.limitPrice();
+            case STOP -> n.side() == Side.BUY ? protectionPrice(n.stopPrice(), s.info) : 0;
+            case MARKET -> n.side() == Side.BUY ? s.quotePrice : 0;
+        };
+        Instant expiresAt = n.timeInForce() == TimeInForce.DAY && n.type() != OrderType.MARKET
+                ? closeAfter(s.info, placedAt) : null;
+        OrderState o = new OrderState(n.orderId(), n.customerId(), n.clientOrderId(), s.symbol(), s.info.exchange(),
+                s.currency, n.side(), n.type(), n.timeInForce(), n.allOrNone(), n.quantity(), n.limitPrice(),
+                n.stopPrice(), bookLimit, expiresAt, placedAt, n.homeRegion(), n.placedRegion(), s.nextOrderSequence++);
+        o.status = OrderStatus.OPEN;
+        o.updatedAt = now();
+        group.symbols.add(s);
+        group.orders.put(o.id, o);
+        remember(o);
+        return o;
+    }
+
+    /** Reserves what a limit or stop order needs and puts it in the book, or rejects it. */
+    private void rest(SymbolState s, OrderState o) {
+        if (reserve(o)) {
+            s.book.add(o);
+            live.put(o.id, o);
+            resting = live.size();
+        }
+    }
+
+    /**
+     * An order placed in another region for one of this region's symbols, as its inbox row and
+     * stored PENDING row show it. Taken once: an order the engine already knows (accepted before,
+     * or cancelled while pending) and a row that is no longer PENDING (taken before a restart) only
+     * get their inbox row marked. Everything written about the order from here on must win over the
+     * placing region's PENDING row, whatever the two clocks say.
+     */
+    private void onAccept(Command.Accept a) {
+        group.inbox.add(a.entry());
+        Order p = a.pending();
+        if (known(p.orderId()) != null || p.status() != OrderStatus.PENDING) {
+            return;
+        }
+        writeClock.advancePast(a.pendingWriteMicros());
+        if (group.timestamp >= 0 && group.timestamp <= a.pendingWriteMicros()) {
+            group.timestamp = writeClock.next();
+        }
+        SymbolState s = symbols.get(p.symbol());
+        NewOrder n = new NewOrder(p.orderId(), p.customerId(), p.clientOrderId(),
+                s == null ? directory.symbol(p.symbol()).orElseThrow() : s.info, p.currency(), p.side(), p.type(),
+                p.timeInForce(), p.allOrNone(), p.quantity(), p.limitPrice(), p.stopPrice(), region, p.placedRegion());
+        if (s == null || p.type() == OrderType.MARKET) {
+            OrderState o = new OrderState(n.orderId(), n.customerId(), n.clientOrderId(), p.symbol(), p.exchange(),
+                    p.currency(), n.side(), n.type(), n.timeInForce(), n.allOrNone(), n.quantity(), n.limitPrice(),
+                    n.stopPrice(), 0, null, p.placedAt(), region, p.placedRegion(), -1);
+            o.updatedAt = now();
+            group.orders.put(o.id, o);
+            remember(o);
+            reject(o, Outcomes.NOT_ROUTABLE, s == null ? p.symbol() + " is not matched in region " + region
+                    : "market orders are executed by the home region when they are placed, never from the inbox");
+            return;
+        }
+        OrderState o = open(s, n, p.placedAt());
+        rest(s, o);
+        inboxLag.record(Math.max(0, System.currentTimeMillis() - a.entry().placedAtMillis()), TimeUnit.MILLISECONDS);
+        meters.counter("geobroker.orders.placed", "type", n.type().name(), "side", n.side().name()).increment();
+    }
+
     private void onCancel(Command.Cancel c) {
         OrderState o = live.get(c.orderId());
+        if (o == null && recent.get(c.orderId()) == null && c.pending() != null) {
+            cancelPending(c);
+            return;
+        }
         if (o == null || !o.customerId.equals(c.customerId())) {
             OrderState r = recent.get(c.orderId());
             Outcomes.Cancellation outcome = r != null && r.customerId.equals(c.customerId()) && !r.isLive()
@@ -471,6 +566,32 @@ public class Engine implements SmartLifecycle {
         }
         symbols.get(o.symbol).book.remove(o);
         finish(o, OrderStatus.CANCELLED);
+        group.completions.add(() -> c.result().complete(
+                new Outcomes.Cancellation(Outcomes.CancelResult.CANCELLED, o.snapshot())));
+    }
+
+    /**
+     * Cancels an order that was placed in another region and is not in the engine yet: it is
+     * written CANCELLED here (over the PENDING row), so when its inbox row arrives the order is
+     * known and never opened. It never reserved anything, so nothing is released.
+     */
+    private void cancelPending(Command.Cancel c) {
+        Order p = c.pending();
+        if (!p.customerId().equals(c.customerId()) || p.status() != OrderStatus.PENDING || !owns(p.symbol())) {
+            group.completions.add(() -> c.result().complete(new Outcomes.Cancellation(Outcomes.CancelResult.NOT_FOUND, null)));
+            return;
+        }
+        writeClock.advancePast(c.pendingWriteMicros());
+        if (group.timestamp >= 0 && group.timestamp <= c.pendingWriteMicros()) {
+            group.timestamp = writeClock.next();
+        }
+        OrderState o = new OrderState(p.orderId(), p.customerId(), p.clientOrderId(), p.symbol(), p.exchange(),
+                p.currency(), p.side(), p.type(), p.timeInForce(), p.allOrNone(), p.quantity(), p.limitPrice(),
+                p.stopPrice(), 0, null, p.placedAt(), region, p.placedRegion(), -1);
+        o.status = OrderStatus.CANCELLED;
+        o.updatedAt = now();
+        group.orders.put(o.id, o);
+        remember(o);
         group.completions.add(() -> c.result().complete(
                 new Outcomes.Cancellation(Outcomes.CancelResult.CANCELLED, o.snapshot())));
     }
@@ -707,6 +828,9 @@ public class Engine implements SmartLifecycle {
             statements.add(store.holding(h));
         }
         statements.addAll(group.transactions);
+        for (OrderInbox.Entry e : group.inbox) {
+            statements.add(store.processed(e));
+        }
         for (EngineStore.FillRow f : group.fills) {
             statements.add(store.fill(f));
         }
@@ -876,6 +1000,7 @@ public class Engine implements SmartLifecycle {
         final List<Runnable> completions = new ArrayList<>();
         final List<Command.TickerReceived> offsets = new ArrayList<>();
         final List<Command.Skipped> skipped = new ArrayList<>();
+        final List<OrderInbox.Entry> inbox = new ArrayList<>();
 
         /** The write timestamp of this group, fixed at its first use so a retried batch is identical. */
         long timestampMicros() {
@@ -887,11 +1012,11 @@ public class Engine implements SmartLifecycle {
 
         int statementEstimate() {
             return orders.size() * 3 + cash.size() + holdings.size() + transactions.size() + fills.size()
-                    + symbols.size() + quotes.size();
+                    + symbols.size() + quotes.size() + inbox.size();
         }
 
         boolean isEmpty() {
-            return commands == 0 && orders.isEmpty() && transactions.isEmpty();
+            return commands == 0 && orders.isEmpty() && transactions.isEmpty() && inbox.isEmpty();
         }
 
         void clear() {
@@ -908,6 +1033,7 @@ public class Engine implements SmartLifecycle {
             completions.clear();
             offsets.clear();
             skipped.clear();
+            inbox.clear();
         }
     }
 }

@@ -9,6 +9,7 @@ import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import io.geobroker.broker.order.Order;
 import io.geobroker.broker.order.OrderDao;
+import io.geobroker.broker.routing.OrderInbox;
 import io.geobroker.domain.Fill;
 import io.geobroker.domain.OrderType;
 import io.geobroker.domain.Side;
@@ -62,6 +63,7 @@ final class EngineStore {
     private final PreparedStatement insertHolding;
     private final PreparedStatement insertTransaction;
     private final PreparedStatement insertFill;
+    private final PreparedStatement markProcessed;
 
     EngineStore(CqlSession session, OrderDao orders) {
         this.session = session;
@@ -97,6 +99,8 @@ final class EngineStore {
         insertFill = session.prepare("INSERT INTO fills_by_ticker (symbol, ticker_sequence, fill_id, order_id, "
                 + "customer_id, side, order_type, price, quantity, currency, ticker_exchange_time_micros, "
                 + "durable_time_micros) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        markProcessed = session.prepare("UPDATE order_inbox SET processed = true "
+                + "WHERE home_region = ? AND minute = ? AND placed_at = ? AND order_id = ?");
     }
 
     // ---- reads
@@ -211,6 +215,10 @@ final class EngineStore {
         return insertFill.bind(f.symbol(), f.tickerSequence(), f.fillId(), f.orderId(), f.customerId(), f.side().name(),
                 f.orderType().name(), f.price(), f.quantity(), f.currency(), f.tickerExchangeTimeMicros(),
                 f.durableTimeMicros());
+    }
+
+    BoundStatement processed(OrderInbox.Entry e) {
+        return markProcessed.bind(e.homeRegion(), e.minute(), e.placedAt(), e.orderId());
     }
 
     /** Serialized size of a statement as the batch size thresholds count it (approximately). */

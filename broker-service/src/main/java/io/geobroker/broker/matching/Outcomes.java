@@ -47,4 +47,5 @@ public final class Outcomes {
     public static final String INSUFFICIENT_SHARES = "insufficient_shares";
     public static final String NO_QUOTE = "no_quote";
     public static final String INSUFFICIENT_VOLUME = "insufficient_volume";
+    public static final String NOT_ROUTABLE = "not_routable";
 }

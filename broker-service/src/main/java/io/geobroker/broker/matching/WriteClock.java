@@ -9,6 +9,14 @@ final class WriteClock {
 
     private long last;
 
+    /**
+     * Makes every later timestamp greater than {@code micros}: a row another region wrote (a
+     * PENDING order) must lose to what this engine writes about it, even if that region's clock is ahead.
+     */
+    void advancePast(long micros) {
+        last = Math.max(last, micros);
+    }
+
     long next() {
         long now = System.currentTimeMillis() * 1000;
         last = Math.max(now, last + 1);

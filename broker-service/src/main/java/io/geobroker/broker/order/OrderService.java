@@ -3,10 +3,14 @@ package io.geobroker.broker.order;
 import io.geobroker.broker.config.BrokerProperties;
 import io.geobroker.broker.matching.Engine;
 import io.geobroker.broker.matching.Outcomes;
+import io.geobroker.broker.routing.Forwarded;
+import io.geobroker.broker.routing.HomeRegion;
+import io.geobroker.broker.routing.OrderInbox;
 import io.geobroker.broker.routing.Routing;
 import io.geobroker.broker.web.ApiProblem;
 import io.geobroker.broker.web.Page;
 import io.geobroker.domain.OrderStatus;
+import io.geobroker.domain.OrderType;
 import io.geobroker.domain.SymbolDirectory;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Service;
@@ -19,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 
 /** Placement, cancel and queries of orders for the REST API. */
 @Service
@@ -29,37 +34,74 @@ public class OrderService {
     }
 
     private final OrderDao orders;
+    private final OrderInbox inbox;
+    private final HomeRegion homeRegion;
     private final Engine engine;
     private final Routing routing;
     private final OrderValidator validator;
     private final Duration timeout;
+    private final AtomicLong lastWriteMicros = new AtomicLong();
 
-    public OrderService(OrderDao orders, Engine engine, Routing routing, SymbolDirectory directory,
-                        BrokerProperties properties) {
+    public OrderService(OrderDao orders, OrderInbox inbox, HomeRegion homeRegion, Engine engine, Routing routing,
+                        SymbolDirectory directory, BrokerProperties properties) {
         this.orders = orders;
+        this.inbox = inbox;
+        this.homeRegion = homeRegion;
         this.engine = engine;
         this.routing = routing;
         this.validator = new OrderValidator(directory);
         this.timeout = properties.engine().commandTimeout();
     }
 
+    /**
+     * A customer's placement in this region. Symbols at home here go to the engine. For another
+     * region's symbol, a market order is executed by the home region's broker now (one WAN round
+     * trip) and a limit or stop order is stored PENDING in this DC for the home broker to take from
+     * its inbox once Cassandra has replicated it (202).
+     */
     public Placed place(String customerId, PlaceOrderRequest request) {
-        NewOrder checked = validator.validate(customerId, request, "", routing.localRegion());
-        String home = routing.homeOf(checked.symbol()).map(r -> r.name()).orElseThrow(() -> ApiProblem.unprocessable(
-                "Symbol not traded here", "no region of this deployment trades " + checked.symbol().exchange()));
-        NewOrder order = new NewOrder(checked.orderId(), customerId, checked.clientOrderId(), checked.symbol(),
-                checked.currency(), checked.side(), checked.type(), checked.timeInForce(), checked.allOrNone(),
-                checked.quantity(), checked.limitPrice(), checked.stopPrice(), home, checked.placedRegion());
+        NewOrder order = validated(customerId, request, routing.localRegion());
         Optional<Order> existing = orders.find(order.orderId());
         if (existing.isPresent()) {
             return repeated(existing.get(), order);
         }
-        if (!routing.isLocal(order.symbol())) {
-            throw new ApiProblem(HttpStatus.UNPROCESSABLE_ENTITY, "Symbol traded in another region",
-                    order.symbol().symbol() + " is matched in region " + home + "; place it with that region's broker",
-                    Map.of("homeRegion", home));
+        if (routing.isLocal(order.symbol())) {
+            return placeHere(order, 0);
         }
-        Outcomes.Placement placement = await(engine.place(order));
+        if (order.type() == OrderType.MARKET) {
+            HomeRegion.Relayed relayed = homeRegion.placeMarket(order.homeRegion(), customerId, routing.localRegion(), request);
+            return new Placed(relayed.status(), relayed.order());
+        }
+        return new Placed(HttpStatus.ACCEPTED, OrderResponse.of(inbox.placePending(order, nextWriteMicros())));
+    }
+
+    /** A market order another region's broker forwarded here, the symbol's home. */
+    public Placed placeForwarded(Forwarded.Placement forwarded) {
+        NewOrder order = validated(forwarded.customerId(), forwarded.order(), forwarded.placedRegion());
+        if (!routing.isLocal(order.symbol())) {
+            throw misrouted(order.symbol().symbol(), order.homeRegion());
+        }
+        Optional<Order> existing = orders.find(order.orderId());
+        if (existing.isPresent()) {
+            return repeated(existing.get(), order);
+        }
+        if (System.currentTimeMillis() > forwarded.deadlineEpochMillis()) {
+            throw new Engine.DeadlinePassedException();
+        }
+        return placeHere(order, forwarded.deadlineEpochMillis());
+    }
+
+    private NewOrder validated(String customerId, PlaceOrderRequest request, String placedRegion) {
+        NewOrder checked = validator.validate(customerId, request, "", placedRegion);
+        String home = routing.homeOf(checked.symbol()).map(r -> r.name()).orElseThrow(() -> ApiProblem.unprocessable(
+                "Symbol not traded here", "no region of this deployment trades " + checked.symbol().exchange()));
+        return new NewOrder(checked.orderId(), customerId, checked.clientOrderId(), checked.symbol(),
+                checked.currency(), checked.side(), checked.type(), checked.timeInForce(), checked.allOrNone(),
+                checked.quantity(), checked.limitPrice(), checked.stopPrice(), home, checked.placedRegion());
+    }
+
+    private Placed placeHere(NewOrder order, long deadlineEpochMillis) {
+        Outcomes.Placement placement = await(engine.place(order, deadlineEpochMillis));
         return switch (placement.result()) {
             case CREATED -> new Placed(HttpStatus.CREATED, OrderResponse.of(placement.order(), placement.fills()));
             case REPEATED -> new Placed(HttpStatus.OK, OrderResponse.of(placement.order()));
@@ -90,17 +132,67 @@ public class OrderService {
         return new OrderPage(page.items().stream().map(OrderResponse::of).toList(), page.nextPageToken());
     }
 
+    /**
+     * A customer's cancel in this region. The home region's engine decides (forwarded there when
+     * it is elsewhere), so when a cancel races a fill exactly one wins: the answer is the CANCELLED
+     * order, or 409 with the order as it ended (FILLED).
+     */
     public OrderResponse cancel(String customerId, UUID orderId) {
         Order order = own(customerId, orderId);
         if (order.status().isTerminal()) {
             throw alreadyTerminal(order);
         }
-        if (!engine.owns(order.symbol())) {
-            throw new ApiProblem(HttpStatus.UNPROCESSABLE_ENTITY, "Order matched in another region",
-                    "cancel this order with the broker of region " + order.homeRegion(),
-                    Map.of("homeRegion", order.homeRegion()));
+        if (engine.owns(order.symbol())) {
+            return cancelHere(customerId, order);
         }
-        Outcomes.Cancellation c = await(engine.cancel(customerId, orderId));
+        String home = routing.homeOf(order.symbol()).map(r -> r.name()).orElse(order.homeRegion());
+        OrderInbox.Stored pending = order.status() == OrderStatus.PENDING ? inbox.order(orderId).orElse(null) : null;
+        return homeRegion.cancel(home, orderId, new Forwarded.Cancel(customerId,
+                pending == null ? null : pending.order(), pending == null ? 0 : pending.statusWriteMicros())).order();
+    }
+
+    /**
+     * A cancel another region's broker forwarded here, the order's home. When this DC has no row of
+     * the order yet (it was placed elsewhere and has not replicated), the placing region's PENDING
+     * row sent along with the cancel stands in for it.
+     */
+    public OrderResponse cancelForwarded(UUID orderId, Forwarded.Cancel forwarded) {
+        String customerId = forwarded.customerId();
+        Optional<Order> here = orders.find(orderId).filter(o -> o.customerId().equals(customerId));
+        if (here.isEmpty()) {
+            Order pending = forwarded.pending();
+            if (pending == null || !pending.orderId().equals(orderId) || !pending.customerId().equals(customerId)
+                    || pending.status() != OrderStatus.PENDING) {
+                throw ApiProblem.notFound("Order not found", "no order " + orderId);
+            }
+            if (!engine.owns(pending.symbol())) {
+                throw misrouted(pending.symbol(), pending.homeRegion());
+            }
+            return cancelHere(customerId, pending, forwarded.pendingWriteMicros());
+        }
+        Order order = here.get();
+        if (order.status().isTerminal()) {
+            throw alreadyTerminal(order);
+        }
+        if (!engine.owns(order.symbol())) {
+            throw misrouted(order.symbol(), order.homeRegion());
+        }
+        return cancelHere(customerId, order);
+    }
+
+    private OrderResponse cancelHere(String customerId, Order order) {
+        if (order.status() != OrderStatus.PENDING) {
+            return cancelHere(customerId, order, 0);
+        }
+        OrderInbox.Stored stored = inbox.order(order.orderId()).orElseThrow(
+                () -> ApiProblem.notFound("Order not found", "no order " + order.orderId()));
+        return cancelHere(customerId, stored.order(), stored.statusWriteMicros());
+    }
+
+    private OrderResponse cancelHere(String customerId, Order order, long pendingWriteMicros) {
+        UUID orderId = order.orderId();
+        Order pending = order.status() == OrderStatus.PENDING ? order : null;
+        Outcomes.Cancellation c = await(engine.cancel(customerId, orderId, pending, pendingWriteMicros));
         return switch (c.result()) {
             case CANCELLED -> OrderResponse.of(c.order());
             case ALREADY_TERMINAL -> throw alreadyTerminal(c.order());
@@ -116,6 +208,17 @@ public class OrderService {
     private Order own(String customerId, UUID orderId) {
         return orders.find(orderId).filter(o -> o.customerId().equals(customerId))
                 .orElseThrow(() -> ApiProblem.notFound("Order not found", "no order " + orderId));
+    }
+
+    private static ApiProblem misrouted(String symbol, String home) {
+        return new ApiProblem(HttpStatus.UNPROCESSABLE_ENTITY, "Symbol matched in another region",
+                symbol + " is matched in region " + home + ", not here", Map.of("homeRegion", home));
+    }
+
+    /** Write timestamps of this broker's own PENDING rows: microseconds, strictly increasing. */
+    private long nextWriteMicros() {
+        long now = System.currentTimeMillis() * 1000;
+        return lastWriteMicros.accumulateAndGet(now, (last, wall) -> Math.max(wall, last + 1));
     }
 
     private static ApiProblem conflict(Order existing) {

@@ -39,6 +39,11 @@ public class Routing {
         return topology.homeOfExchange(symbol.exchange());
     }
 
+    /** The home region of a listed symbol, by its name. */
+    public Optional<Topology.RegionEndpoints> homeOf(String symbol) {
+        return directory.symbol(symbol).flatMap(this::homeOf);
+    }
+
     /** The region holding cash in the currency: the one owning an exchange that trades in it. */
     public Optional<Topology.RegionEndpoints> homeOfCurrency(String currency) {
         return topology.regions().stream()

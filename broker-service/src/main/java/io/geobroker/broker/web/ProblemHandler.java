@@ -39,7 +39,11 @@ public class ProblemHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(ApiProblem.class)
     public ResponseEntity<ProblemDetail> apiProblem(ApiProblem problem) {
-        return ResponseEntity.status(problem.detail().getStatus()).body(problem.detail());
+        ResponseEntity.BodyBuilder answer = ResponseEntity.status(problem.detail().getStatus());
+        if (problem.retryAfterSeconds() > 0) {
+            answer.header(HttpHeaders.RETRY_AFTER, Integer.toString(problem.retryAfterSeconds()));
+        }
+        return answer.body(problem.detail());
     }
 
     @ExceptionHandler(BodyTooLargeException.class)
@@ -57,7 +61,7 @@ public class ProblemHandler extends ResponseEntityExceptionHandler {
         return problem(HttpStatus.BAD_REQUEST, "Invalid parameter", detail);
     }
 
-    @ExceptionHandler({Engine.EngineBusyException.class, TimeoutException.class, DriverTimeoutException.class,
+    @ExceptionHandler({Engine.EngineBusyException.class, Engine.DeadlinePassedException.class, TimeoutException.class, DriverTimeoutException.class,
             AllNodesFailedException.class, QueryExecutionException.class})
     public ResponseEntity<ProblemDetail> unavailable(Exception e) {
         log.warn("request failed: {}", e.toString());

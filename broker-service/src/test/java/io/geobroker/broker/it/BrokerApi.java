@@ -16,8 +16,8 @@ import java.util.Map;
 /** A small HTTP client for one broker's REST API, as a customer or the operator would call it. */
 final class BrokerApi {
 
-    /** An HTTP answer: status and JSON body (null when empty). */
-    record Response(int status, JsonNode body) {
+    /** An HTTP answer: status, JSON body (null when empty) and the Retry-After header (null when absent). */
+    record Response(int status, JsonNode body, String retryAfter) {
         String text(String field) {
             return body.path(field).asText();
         }
@@ -33,9 +33,23 @@ final class BrokerApi {
     private final String baseUrl;
     private final String adminToken;
 
+    String baseUrl() {
+        return baseUrl;
+    }
+
     BrokerApi(String baseUrl, String adminToken) {
         this.baseUrl = baseUrl;
         this.adminToken = adminToken;
+    }
+
+    /** Creates a customer without cash and returns its token. */
+    String customer(String customerId) {
+        Response created = send("POST", "/admin/v1/customers", adminToken,
+                Map.of("customerId", customerId, "displayName", customerId));
+        if (created.status() != 201) {
+            throw new IllegalStateException("creating " + customerId + ": " + created);
+        }
+        return created.text("token");
     }
 
     /** Creates a customer with some cash (USD) and returns its token. */
@@ -142,7 +156,8 @@ final class BrokerApi {
         try {
             HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
             JsonNode json = response.body() == null || response.body().isBlank() ? null : JSON.readTree(response.body());
-            return new Response(response.statusCode(), json);
+            return new Response(response.statusCode(), json,
+                    response.headers().firstValue("Retry-After").orElse(null));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

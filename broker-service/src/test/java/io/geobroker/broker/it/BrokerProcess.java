@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.UnaryOperator;
 
 import static org.awaitility.Awaitility.await;
 
@@ -25,6 +26,7 @@ import static org.awaitility.Awaitility.await;
 final class BrokerProcess implements AutoCloseable {
 
     private final List<String> command = new ArrayList<>();
+    private final UnaryOperator<ProcessBuilder> wrap;
     private final Path log;
     private final String healthUrl;
     final String adminToken = "admin-" + UUID.randomUUID();
@@ -32,16 +34,29 @@ final class BrokerProcess implements AutoCloseable {
     private Process process;
 
     BrokerProcess(TestStack stack, String region, String address, Path log) {
+        this(stack, region, address, 0, log, Map.of(), UnaryOperator.identity());
+    }
+
+    /**
+     * A broker on {@code address:port} (a free port when 0) with extra properties; {@code wrap} may
+     * put the process in its region's network namespace ({@code LocalStack.inRegion}).
+     */
+    BrokerProcess(TestStack stack, String region, String address, int port, Path log, Map<String, Object> extra,
+                  UnaryOperator<ProcessBuilder> wrap) {
+        this.wrap = wrap;
         String jar = System.getProperty("broker.bootJar");
         if (jar == null || !Files.exists(Path.of(jar))) {
             throw new IllegalStateException("the boot jar is missing (" + jar + "): run through 'mvn verify'");
         }
-        int port = freePort(address);
+        if (port == 0) {
+            port = freePort(address);
+        }
         command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx512m", "-XX:TieredStopAtLevel=1", "-jar", jar));
         Map<String, Object> properties = stack.brokerProperties(region, adminToken);
         properties.put("server.port", port);
         properties.put("server.address", address);
+        properties.putAll(extra);
         properties.forEach((k, v) -> command.add("--" + k + "=" + v));
         this.log = log;
         this.healthUrl = "http://" + address + ":" + port + "/actuator/health";
@@ -50,13 +65,23 @@ final class BrokerProcess implements AutoCloseable {
 
     /** Starts the JVM and waits until it reports healthy. */
     void start() {
+        launch();
+        awaitHealthy();
+    }
+
+    /** Starts the JVM without waiting (several brokers start side by side). */
+    void launch() {
         try {
             Files.createDirectories(log.getParent());
-            process = new ProcessBuilder(command).redirectErrorStream(true)
+            process = wrap.apply(new ProcessBuilder(command)).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** Waits until the launched broker reports healthy. */
+    void awaitHealthy() {
         HttpClient http = HttpClient.newHttpClient();
         await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(500)).until(() -> {
             if (!process.isAlive()) {

@@ -1,0 +1,28 @@
+package io.geobroker.broker.routing;
+
+import io.geobroker.broker.order.Order;
+import io.geobroker.broker.order.PlaceOrderRequest;
+
+/** Bodies of the broker-to-broker calls ({@code /internal/v1/**}). */
+public final class Forwarded {
+
+    private Forwarded() {
+    }
+
+    /**
+     * A customer's market order placed in {@code placedRegion}, for the home region to execute.
+     * {@code deadlineEpochMillis} is when the placing broker stops waiting and answers 503: a request
+     * that reaches the home (or its engine) later — e.g. retransmitted when a cut link heals — is
+     * not executed, so a customer told 503 was not traded behind their back.
+     */
+    public record Placement(String customerId, String placedRegion, long deadlineEpochMillis, PlaceOrderRequest order) {
+    }
+
+    /**
+     * A customer's cancel placed in another region. {@code pending} is the order as that region
+     * stores it when it is still PENDING there (the home region may not have its row yet), with the
+     * write time of that row; null otherwise.
+     */
+    public record Cancel(String customerId, Order pending, long pendingWriteMicros) {
+    }
+}

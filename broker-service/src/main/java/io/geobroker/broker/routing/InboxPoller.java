@@ -1,0 +1,158 @@
+package io.geobroker.broker.routing;
+
+import io.geobroker.broker.config.BrokerProperties;
+import io.geobroker.broker.matching.Engine;
+import io.geobroker.domain.Region;
+import io.geobroker.domain.Topology;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The home broker's discovery of orders placed in other regions: it reads its own inbox
+ * partitions {@code (region, minute)} in the local DC and hands each new order to the engine. No
+ * read per ticker: the cost is one small range read every {@code inboxPollInterval} (the tail: rows
+ * placed in the last {@code inboxTailMargin}, which covers rows replicating out of order) plus a
+ * read of the not-yet-processed rows of the last {@code inboxSweepWindow} every
+ * {@code inboxSweepInterval} and once at start (rows that came late: a region cut off and its
+ * writes delivered later as hints; orders left over from before a restart).
+ *
+ * <p>An inbox row may become visible before its order row (they are separate mutations across the
+ * WAN); it is then simply tried again on a later read. Orders handed to the engine are remembered
+ * for the sweep window so the tail does not hand them over again; the engine ignores repeats anyway
+ * and marks every handled row processed in the same batch that takes the order.
+ */
+@Component
+public class InboxPoller implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(InboxPoller.class);
+
+    private final OrderInbox inbox;
+    private final Engine engine;
+    private final String region;
+    private final BrokerProperties.CrossRegion config;
+    private final boolean othersExist;
+    /** Orders handed to the engine, with their placement time (pruned after the sweep window). */
+    private final Map<UUID, Long> handed = new HashMap<>();
+    private volatile boolean running;
+    private Thread thread;
+    private long nextSweepMillis;
+
+    public InboxPoller(OrderInbox inbox, Engine engine, Region region, Topology topology, BrokerProperties properties) {
+        this.inbox = inbox;
+        this.engine = engine;
+        this.region = region.name();
+        this.config = properties.crossRegion();
+        this.othersExist = topology.regions().size() > 1;
+    }
+
+    @Override
+    public void start() {
+        running = true;
+        if (!othersExist) {
+            return;
+        }
+        thread = new Thread(this::run, "inbox-poller");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private void run() {
+        try {
+            while (running && !engine.awaitReady(Duration.ofSeconds(1))) {
+                // the engine rebuilds its state first: orders are taken into a complete book
+            }
+            while (running) {
+                long now = System.currentTimeMillis();
+                try {
+                    if (now >= nextSweepMillis) {
+                        sweep(now);
+                        nextSweepMillis = now + config.inboxSweepInterval().toMillis();
+                    }
+                    tail(now);
+                } catch (RuntimeException e) {
+                    log.warn("reading the order inbox failed ({}); trying again", e.toString());
+                    Thread.sleep(Math.max(500, config.inboxPollInterval().toMillis()));
+                }
+                Thread.sleep(config.inboxPollInterval().toMillis());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Rows placed since {@code now - tailMargin}, in the one or two minute partitions that covers. */
+    private void tail(long now) throws InterruptedException {
+        long from = now - config.inboxTailMargin().toMillis();
+        for (long minute = OrderInbox.minuteOf(from); minute <= OrderInbox.minuteOf(now); minute++) {
+            take(inbox.after(region, minute, from));
+        }
+    }
+
+    /** Every row of the sweep window the engine has not processed, and forgets what is older. */
+    private void sweep(long now) throws InterruptedException {
+        long from = now - config.inboxSweepWindow().toMillis();
+        int before = handed.size();
+        for (long minute = OrderInbox.minuteOf(from); minute <= OrderInbox.minuteOf(now); minute++) {
+            take(inbox.unprocessed(region, minute));
+        }
+        for (Iterator<Long> it = handed.values().iterator(); it.hasNext(); ) {
+            if (it.next() < from) {
+                it.remove();
+            }
+        }
+        if (handed.size() > before) {
+            log.debug("inbox sweep found {} order(s) the tail had not", handed.size() - before);
+        }
+    }
+
+    private void take(List<OrderInbox.Entry> entries) throws InterruptedException {
+        List<OrderInbox.Entry> fresh = new ArrayList<>();
+        for (OrderInbox.Entry e : entries) {
+            if (!e.processed() && !handed.containsKey(e.orderId())) {
+                fresh.add(e);
+            }
+        }
+        for (OrderInbox.Entry e : fresh) {
+            var stored = inbox.order(e.orderId());
+            if (stored.isEmpty()) {
+                continue;
+            }
+            engine.accept(e, stored.get().order(), stored.get().statusWriteMicros());
+            handed.put(e.orderId(), e.placedAtMillis());
+        }
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+        if (thread != null) {
+            thread.interrupt();
+            try {
+                thread.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    /** After the engine (phase 0): stops first, starts once the engine is there. */
+    @Override
+    public int getPhase() {
+        return 10;
+    }
+}

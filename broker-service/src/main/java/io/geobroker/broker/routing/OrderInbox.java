@@ -1,0 +1,132 @@
+package io.geobroker.broker.routing;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
+import com.datastax.oss.driver.api.core.cql.BatchStatement;
+import com.datastax.oss.driver.api.core.cql.BatchType;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.uuid.Uuids;
+import io.geobroker.broker.order.NewOrder;
+import io.geobroker.broker.order.Order;
+import io.geobroker.broker.order.OrderDao;
+import io.geobroker.domain.OrderStatus;
+import org.springframework.stereotype.Repository;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The {@code order_inbox} table: Cassandra as the geo transport of limit and stop orders. The
+ * placing region writes the order (status PENDING), the customer's listing row and an inbox row in
+ * one logged batch in its own DC; Cassandra replicates them; the home region's broker reads its
+ * inbox partitions {@code (home_region, minute)} and takes the order into its engine.
+ */
+@Repository
+public class OrderInbox {
+
+    /** The key of one inbox row, and whether the home broker has already taken it. */
+    public record Entry(String homeRegion, long minute, UUID placedAt, UUID orderId, String placedRegion,
+                        boolean processed) {
+
+        public long placedAtMillis() {
+            return Uuids.unixTimestamp(placedAt);
+        }
+    }
+
+    /** An order row as the placing region wrote it, with the write time of its status. */
+    public record Stored(Order order, long statusWriteMicros) {
+    }
+
+    private final CqlSession session;
+    private final PreparedStatement insertOrder;
+    private final PreparedStatement insertByCustomer;
+    private final PreparedStatement insertInbox;
+    private final PreparedStatement selectTail;
+    private final PreparedStatement selectPartition;
+    private final PreparedStatement selectOrder;
+
+    public OrderInbox(CqlSession session) {
+        this.session = session;
+        insertOrder = session.prepare("INSERT INTO orders (order_id, customer_id, client_order_id, symbol, exchange, "
+                + "currency, home_region, placed_region, side, order_type, time_in_force, all_or_none, quantity, "
+                + "limit_price, stop_price, triggered, status, filled_quantity, filled_notional, reserved, placed_at, "
+                + "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, false, ?, 0, 0, 0, ?, ?)");
+        insertByCustomer = session.prepare("INSERT INTO orders_by_customer (customer_id, placed_at, order_id, symbol, "
+                + "side, order_type, quantity, status, filled_quantity) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)");
+        insertInbox = session.prepare("INSERT INTO order_inbox (home_region, minute, placed_at, order_id, "
+                + "placed_region, processed) VALUES (?, ?, ?, ?, ?, false)");
+        selectTail = session.prepare("SELECT placed_at, order_id, placed_region, processed FROM order_inbox "
+                + "WHERE home_region = ? AND minute = ? AND placed_at > ?");
+        selectPartition = session.prepare("SELECT placed_at, order_id, placed_region, processed FROM order_inbox "
+                + "WHERE home_region = ? AND minute = ? AND processed = false ALLOW FILTERING");
+        selectOrder = session.prepare("SELECT " + OrderDao.ORDER_COLUMNS + ", WRITETIME(status) AS status_written "
+                + "FROM orders WHERE order_id = ?");
+    }
+
+    /**
+     * Stores a limit or stop order placed here for another region's symbol: PENDING, reserving
+     * nothing (the home region owns the cash and shares it needs). Idempotent: the order id is
+     * derived from the customer and client order id, so a repeat writes the same rows (and one more
+     * inbox row, which the home broker recognises as an order it already has).
+     *
+     * @return the order as stored
+     */
+    public Order placePending(NewOrder n, long writeMicros) {
+        UUID placed = Uuids.timeBased();
+        Instant placedAt = Instant.ofEpochMilli(Uuids.unixTimestamp(placed));
+        BatchStatement batch = BatchStatement.newInstance(BatchType.LOGGED)
+                .add(insertOrder.bind(n.orderId(), n.customerId(), n.clientOrderId(), n.symbol().symbol(),
+                        n.symbol().exchange(), n.currency(), n.homeRegion(), n.placedRegion(), n.side().name(),
+                        n.type().name(), n.timeInForce().name(), n.allOrNone(), n.quantity(), n.limitPrice(),
+                        n.stopPrice(), OrderStatus.PENDING.name(), placedAt, placedAt))
+                .add(insertByCustomer.bind(n.customerId(), placedAt, n.orderId(), n.symbol().symbol(), n.side().name(),
+                        n.type().name(), n.quantity(), OrderStatus.PENDING.name()))
+                .add(insertInbox.bind(n.homeRegion(), minuteOf(placedAt.toEpochMilli()), placed, n.orderId(),
+                        n.placedRegion()))
+                .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM)
+                .setQueryTimestamp(writeMicros)
+                .setIdempotent(true);
+        session.execute(batch);
+        return new Order(n.orderId(), n.customerId(), n.clientOrderId(), n.symbol().symbol(), n.symbol().exchange(),
+                n.currency(), n.side(), n.type(), n.timeInForce(), n.allOrNone(), n.quantity(), n.limitPrice(),
+                n.stopPrice(), false, OrderStatus.PENDING, 0, 0, 0, null, null, placedAt, placedAt, n.homeRegion(),
+                n.placedRegion());
+    }
+
+    /** Rows of one minute partition placed after {@code afterMillis} (the tail read). */
+    List<Entry> after(String homeRegion, long minute, long afterMillis) {
+        List<Entry> entries = new ArrayList<>();
+        for (Row r : session.execute(selectTail.bind(homeRegion, minute, Uuids.endOf(afterMillis)))) {
+            entries.add(entry(homeRegion, minute, r));
+        }
+        return entries;
+    }
+
+    /** Rows of one minute partition the home broker has not taken yet (the sweep). */
+    List<Entry> unprocessed(String homeRegion, long minute) {
+        List<Entry> entries = new ArrayList<>();
+        for (Row r : session.execute(selectPartition.bind(homeRegion, minute))) {
+            entries.add(entry(homeRegion, minute, r));
+        }
+        return entries;
+    }
+
+    /** The order row as this DC has it now, if it has arrived. */
+    public Optional<Stored> order(UUID orderId) {
+        Row r = session.execute(selectOrder.bind(orderId)).one();
+        return Optional.ofNullable(r).map(row -> new Stored(OrderDao.map(row), row.getLong("status_written")));
+    }
+
+    static long minuteOf(long epochMillis) {
+        return Math.floorDiv(epochMillis, 60_000L);
+    }
+
+    private static Entry entry(String homeRegion, long minute, Row r) {
+        return new Entry(homeRegion, minute, r.getUuid("placed_at"), r.getUuid("order_id"), r.getString("placed_region"),
+                r.getBoolean("processed"));
+    }
+}

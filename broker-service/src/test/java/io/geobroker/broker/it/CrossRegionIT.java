@@ -1,0 +1,414 @@
+package io.geobroker.broker.it;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.geobroker.domain.SymbolDirectory;
+import io.geobroker.domain.Topics;
+import io.geobroker.domain.Topology;
+import io.geobroker.stack.LocalStack;
+import io.geobroker.stack.WanMode;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Three regions on their own local stack — Sydney (ASX), N. Virginia (NYSE, NASDAQ) and Frankfurt
+ * (XETR), the third one by configuration only — with one broker JVM inside each region's network
+ * namespace, so broker-to-broker calls and Cassandra's replication cross the emulated WAN.
+ *
+ * <p>Customers live in every region (the customers table is replicated); each currency's cash is
+ * deposited with the broker of the region that owns it. Every test uses its own customer and symbol.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class CrossRegionIT {
+
+    private static final String SYDNEY = "sydney";
+    private static final String NVIRGINIA = "nvirginia";
+    private static final String FRANKFURT = "frankfurt";
+    private static final long CASH = 100_000_000;
+    private static final Duration REPLICATION = Duration.ofSeconds(60);
+    /** After a cut: hints are delivered once gossip sees the region again, then the inbox sweep runs. */
+    private static final Duration AFTER_CUT = Duration.ofSeconds(180);
+    private static final SymbolDirectory DIRECTORY = SymbolDirectory.standard();
+
+    private LocalStack local;
+    private TestStack stack;
+    private final Map<String, BrokerProcess> brokers = new LinkedHashMap<>();
+    private final Map<String, CqlSession> sessions = new HashMap<>();
+    private final Map<String, Exchange> exchanges = new HashMap<>();
+    private final String keyspace = "it_crossregion";
+    private final Topics topics = new Topics("CrossRegionIT." + UUID.randomUUID().toString().substring(0, 8) + ".");
+
+    @BeforeAll
+    void start() {
+        Path root = Path.of(System.getProperty("geobroker.root", ".")).toAbsolutePath();
+        local = LocalStack.builder()
+                .workDir(root.resolve("target").resolve("it-stack-3-regions"))
+                .wipe(true)
+                .regions(List.of(SYDNEY, NVIRGINIA, FRANKFURT))
+                .addressPrefix(prefix())
+                .wan(WanMode.valueOf(System.getProperty("geobroker.stack.wan", "auto").toUpperCase()))
+                .keyspace(keyspace)
+                .applySchema(true)
+                .watchParentPid(ProcessHandle.current().pid())
+                .build();
+        Topology topology = local.start();
+        System.out.println("three-region stack ready: " + local.describe());
+        for (Topology.RegionEndpoints r : topology.regions()) {
+            sessions.put(r.name(), CqlSession.builder()
+                    .addContactPoints(r.cassandraContactPoints().stream().map(CrossRegionIT::address).toList())
+                    .withLocalDatacenter(r.dataCenter()).withKeyspace(keyspace).build());
+        }
+        stack = new TestStack(topology, keyspace, topics, sessions::get, name -> topology.region(name).orElseThrow()
+                .kafkaBootstrap(), local.addressPrefix());
+        String peerToken = "peer-" + UUID.randomUUID();
+        Map<String, Object> urls = new HashMap<>();
+        for (Topology.RegionEndpoints r : topology.regions()) {
+            urls.put("geobroker.topology.region." + r.name() + ".broker-url",
+                    "http://" + local.serviceAddress(r.name(), 0) + ":8080");
+        }
+        for (Topology.RegionEndpoints r : topology.regions()) {
+            Map<String, Object> extra = new HashMap<>(urls);
+            extra.put("geobroker.security.peer-token", peerToken);
+            BrokerProcess broker = new BrokerProcess(stack, r.name(), local.serviceAddress(r.name(), 0), 8080,
+                    Path.of("target", "cross-region-broker-" + r.name() + ".log"), extra,
+                    pb -> local.inRegion(r.name(), pb));
+            brokers.put(r.name(), broker);
+            broker.launch();
+            exchanges.put(r.name(), new Exchange(r.kafkaBootstrap(), topics));
+        }
+        brokers.values().forEach(BrokerProcess::awaitHealthy);
+    }
+
+    @AfterAll
+    void stop() throws InterruptedException {
+        for (BrokerProcess b : brokers.values()) {
+            b.close();
+        }
+        exchanges.values().forEach(Exchange::close);
+        sessions.values().forEach(CqlSession::close);
+        if (local != null) {
+            local.close();
+        }
+    }
+
+    // ---- tests
+
+    @Test
+    void an_nyse_limit_order_placed_in_sydney_fills_in_nvirginia_and_shows_in_both_regions() {
+        String symbol = symbolOf("NYSE", 0);
+        Customer c = customer("USD");
+
+        BrokerApi.Response placed = api(SYDNEY).place(c.token, "l1", symbol, "BUY", "LIMIT", 10, "limitPrice", 10_000,
+                "timeInForce", "GTC");
+        assertThat(placed.status()).as("%s", placed.body()).isEqualTo(202);
+        assertThat(placed.text("status")).isEqualTo("PENDING");
+        assertThat(placed.text("homeRegion")).isEqualTo(NVIRGINIA);
+        assertThat(placed.text("placedRegion")).isEqualTo(SYDNEY);
+        String orderId = placed.text("orderId");
+
+        awaitStatus(NVIRGINIA, c, orderId, "OPEN");
+        assertThat(api(NVIRGINIA).cash(c.token, "USD")).as("accepting reserves 10 x 100.00 at home")
+                .containsExactly(CASH - 100_000, 100_000);
+        tick(NVIRGINIA, symbol, 9_990, 1_000);
+
+        awaitStatus(NVIRGINIA, c, orderId, "FILLED");
+        for (String region : List.of(SYDNEY, NVIRGINIA)) {
+            await().atMost(REPLICATION).untilAsserted(() -> assertThat(transactionsOf(region, c, orderId))
+                    .as("the BUY in %s's transactions", region).singleElement()
+                    .satisfies(t -> {
+                        assertThat(t.path("kind").asText()).isEqualTo("BUY");
+                        assertThat(t.path("quantity").asLong()).isEqualTo(10);
+                        assertThat(t.path("amount").asLong()).isEqualTo(-99_900);
+                    }));
+        }
+        awaitStatus(SYDNEY, c, orderId, "FILLED");
+        assertThat(api(NVIRGINIA).cash(c.token, "USD")).containsExactly(CASH - 99_900, 0);
+    }
+
+    @Test
+    void a_cross_region_market_order_returns_its_fill() {
+        String symbol = symbolOf("NASDAQ", 1);
+        Customer c = customer("USD");
+        long sequence = tick(NVIRGINIA, symbol, 5_000, 1_000);
+        await().atMost(REPLICATION).until(() -> api(NVIRGINIA).get(c.token, "/api/v1/quotes/" + symbol)
+                .number("sequence") >= sequence);
+
+        BrokerApi.Response placed = api(SYDNEY).place(c.token, "m1", symbol, "BUY", "MARKET", 7);
+
+        assertThat(placed.status()).as("%s", placed.body()).isEqualTo(201);
+        assertThat(placed.text("status")).isEqualTo("FILLED");
+        assertThat(placed.text("homeRegion")).isEqualTo(NVIRGINIA);
+        assertThat(placed.text("placedRegion")).isEqualTo(SYDNEY);
+        assertThat(placed.body().path("fills")).singleElement().satisfies(f -> {
+            assertThat(f.path("price").asLong()).isEqualTo(5_000);
+            assertThat(f.path("quantity").asLong()).isEqualTo(7);
+        });
+        assertThat(api(NVIRGINIA).order(c.token, placed.text("orderId")).text("status")).isEqualTo("FILLED");
+
+        BrokerApi.Response again = api(SYDNEY).place(c.token, "m1", symbol, "BUY", "MARKET", 7);
+        assertThat(again.status()).as("a repeat executes nothing: %s", again.body()).isIn(200);
+        assertThat(again.text("orderId")).isEqualTo(placed.text("orderId"));
+        assertThat(api(NVIRGINIA).cash(c.token, "USD")).as("one execution only").containsExactly(CASH - 35_000, 0);
+    }
+
+    @Test
+    void a_cancel_in_sydney_takes_effect_at_home_and_releases_the_reservation() {
+        String symbol = symbolOf("NYSE", 2);
+        Customer c = customer("USD");
+        String resting = api(SYDNEY).place(c.token, "r1", symbol, "BUY", "LIMIT", 5, "limitPrice", 2_000,
+                "timeInForce", "GTC").text("orderId");
+        awaitStatus(NVIRGINIA, c, resting, "OPEN");
+
+        BrokerApi.Response cancelled = api(SYDNEY).cancel(c.token, resting);
+
+        assertThat(cancelled.status()).as("%s", cancelled.body()).isEqualTo(200);
+        assertThat(cancelled.text("status")).isEqualTo("CANCELLED");
+        assertThat(api(NVIRGINIA).order(c.token, resting).text("status")).isEqualTo("CANCELLED");
+        assertThat(api(NVIRGINIA).cash(c.token, "USD")).containsExactly(CASH, 0);
+
+        // Cancelled at once, before N. Virginia may have seen the order: it must never open.
+        String early = api(SYDNEY).place(c.token, "r2", symbol, "BUY", "LIMIT", 5, "limitPrice", 2_000,
+                "timeInForce", "GTC").text("orderId");
+        BrokerApi.Response earlyCancel = api(SYDNEY).cancel(c.token, early);
+        assertThat(earlyCancel.status()).as("%s", earlyCancel.body()).isEqualTo(200);
+        assertThat(earlyCancel.text("status")).isEqualTo("CANCELLED");
+        await().atMost(REPLICATION).untilAsserted(() -> assertThat(processed(NVIRGINIA, early)).isTrue());
+        assertThat(api(NVIRGINIA).order(c.token, early).text("status")).isEqualTo("CANCELLED");
+        assertThat(api(NVIRGINIA).cash(c.token, "USD")).containsExactly(CASH, 0);
+    }
+
+    @Test
+    void when_a_cancel_races_a_fill_exactly_one_wins_and_the_customer_sees_which() {
+        String symbol = symbolOf("NYSE", 3);
+        Customer c = customer("USD");
+        List<String> outcomes = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            String orderId = api(SYDNEY).place(c.token, "race" + i, symbol, "BUY", "LIMIT", 3, "limitPrice", 3_000,
+                    "timeInForce", "GTC").text("orderId");
+            awaitStatus(NVIRGINIA, c, orderId, "OPEN");
+            exchanges.get(NVIRGINIA).tick(symbol, 3_000, 3);
+            BrokerApi.Response cancel = api(SYDNEY).cancel(c.token, orderId);
+
+            String finalStatus = awaitTerminal(NVIRGINIA, c, orderId);
+            long fills = transactionsOf(NVIRGINIA, c, orderId).size();
+            if (cancel.status() == 200) {
+                assertThat(cancel.text("status")).isEqualTo("CANCELLED");
+                assertThat(finalStatus).isEqualTo("CANCELLED");
+                assertThat(fills).isZero();
+            } else {
+                assertThat(cancel.status()).as("%s", cancel.body()).isEqualTo(409);
+                assertThat(cancel.body().path("order").path("status").asText()).isEqualTo("FILLED");
+                assertThat(finalStatus).isEqualTo("FILLED");
+                assertThat(fills).isEqualTo(1);
+            }
+            outcomes.add(finalStatus);
+        }
+        long spent = 3 * 3_000L * outcomes.stream().filter("FILLED"::equals).count();
+        assertThat(api(NVIRGINIA).cash(c.token, "USD")).as("outcomes %s", outcomes).containsExactly(CASH - spent, 0);
+    }
+
+    @Test
+    void frankfurt_is_a_region_by_configuration_only() {
+        String xetr = symbolOf("XETR", 0);
+        String nyse = symbolOf("NYSE", 4);
+        Customer c = customer("EUR", "USD");
+
+        String fromSydney = api(SYDNEY).place(c.token, "x1", xetr, "BUY", "LIMIT", 4, "limitPrice", 8_000,
+                "timeInForce", "GTC").text("orderId");
+        awaitStatus(FRANKFURT, c, fromSydney, "OPEN");
+        long sequence = tick(FRANKFURT, xetr, 7_900, 100);
+        awaitStatus(FRANKFURT, c, fromSydney, "FILLED");
+        await().atMost(REPLICATION).until(() -> api(FRANKFURT).get(c.token, "/api/v1/quotes/" + xetr)
+                .number("sequence") >= sequence);
+
+        BrokerApi.Response market = api(NVIRGINIA).place(c.token, "x2", xetr, "BUY", "MARKET", 2);
+        assertThat(market.status()).as("%s", market.body()).isEqualTo(201);
+        assertThat(market.text("status")).isEqualTo("FILLED");
+        assertThat(market.text("homeRegion")).isEqualTo(FRANKFURT);
+
+        String fromFrankfurt = api(FRANKFURT).place(c.token, "x3", nyse, "BUY", "LIMIT", 1, "limitPrice", 1_000,
+                "timeInForce", "GTC").text("orderId");
+        awaitStatus(NVIRGINIA, c, fromFrankfurt, "OPEN");
+        awaitStatus(SYDNEY, c, fromSydney, "FILLED");
+        assertThat(api(FRANKFURT).cash(c.token, "EUR")).containsExactly(CASH - 4 * 7_900 - 2 * 7_900, 0);
+    }
+
+    @Test
+    void with_the_link_cut_market_orders_fail_fast_local_trading_goes_on_and_nothing_is_lost() {
+        assumeThat(local.wanStatus()).as("cutting the link needs the emulated WAN").startsWith("WAN on");
+        String nyse = symbolOf("NYSE", 5);
+        String asx = symbolOf("ASX", 0);
+        Customer c = customer("USD", "AUD");
+        long sequence = tick(NVIRGINIA, nyse, 4_000, 1_000);
+        await().atMost(REPLICATION).until(() -> api(NVIRGINIA).get(c.token, "/api/v1/quotes/" + nyse)
+                .number("sequence") >= sequence);
+
+        local.cutLink(SYDNEY, NVIRGINIA);
+        List<String> placedDuringCut = new ArrayList<>();
+        String asxOrder;
+        try {
+            long t0 = System.nanoTime();
+            BrokerApi.Response market = api(SYDNEY).place(c.token, "cut-m", nyse, "BUY", "MARKET", 1);
+            Duration took = Duration.ofNanos(System.nanoTime() - t0);
+            assertThat(market.status()).as("%s", market.body()).isEqualTo(503);
+            assertThat(market.retryAfter()).isNotNull();
+            assertThat(market.text("homeRegion")).isEqualTo(NVIRGINIA);
+            assertThat(took).as("fails fast").isLessThan(Duration.ofSeconds(2));
+
+            for (int i = 0; i < 3; i++) {
+                BrokerApi.Response limit = api(SYDNEY).place(c.token, "cut-l" + i, nyse, "BUY", "LIMIT", 2,
+                        "limitPrice", 4_000, "timeInForce", "GTC");
+                assertThat(limit.status()).as("stored in Sydney's DC while cut off: %s", limit.body()).isEqualTo(202);
+                placedDuringCut.add(limit.text("orderId"));
+            }
+
+            asxOrder = api(SYDNEY).place(c.token, "cut-asx", asx, "BUY", "LIMIT", 3, "limitPrice", 5_000,
+                    "timeInForce", "GTC").text("orderId");
+            tick(SYDNEY, asx, 4_990, 100);
+            awaitStatus(SYDNEY, c, asxOrder, "FILLED");
+            assertThat(api(SYDNEY).order(c.token, placedDuringCut.get(0)).text("status")).isEqualTo("PENDING");
+            assertThat(api(SYDNEY).place(c.token, "cut-m", nyse, "BUY", "MARKET", 1).status())
+                    .as("nothing was half done: the repeat is still not executed").isEqualTo(503);
+        } finally {
+            local.restoreLink(SYDNEY, NVIRGINIA);
+        }
+
+        for (String orderId : placedDuringCut) {
+            awaitStatus(NVIRGINIA, c, orderId, "OPEN", AFTER_CUT);
+        }
+        tick(NVIRGINIA, nyse, 4_000, 1_000);
+        for (String orderId : placedDuringCut) {
+            awaitStatus(NVIRGINIA, c, orderId, "FILLED");
+            awaitStatus(SYDNEY, c, orderId, "FILLED");
+        }
+        await().atMost(AFTER_CUT).untilAsserted(() -> assertThat(orderRow(NVIRGINIA, asxOrder))
+                .as("the ASX order placed during the cut reached N. Virginia's DC").isEqualTo("FILLED"));
+        BrokerApi.Response market = api(SYDNEY).place(c.token, "cut-m", nyse, "BUY", "MARKET", 1);
+        assertThat(market.status()).as("the market order, repeated after the cut: %s", market.body()).isEqualTo(201);
+        assertThat(market.text("status")).isEqualTo("FILLED");
+    }
+
+    // ---- helpers
+
+    private record Customer(String id, String token) {
+    }
+
+    /** A customer created in Sydney, with cash in each currency at that currency's home region. */
+    private Customer customer(String... currencies) {
+        String id = "x" + UUID.randomUUID().toString().substring(0, 8);
+        String token = api(SYDNEY).customer(id);
+        for (String currency : currencies) {
+            String home = switch (currency) {
+                case "USD" -> NVIRGINIA;
+                case "AUD" -> SYDNEY;
+                case "EUR" -> FRANKFURT;
+                default -> throw new IllegalArgumentException(currency);
+            };
+            await().atMost(REPLICATION).until(() -> api(home).send("POST", "/api/v1/account/deposits", token,
+                    Map.of("currency", currency, "amount", CASH)).status() == 201);
+        }
+        for (String region : brokers.keySet()) {
+            await().atMost(REPLICATION).until(() -> api(region).get(token, "/api/v1/account/balances").status() == 200);
+        }
+        return new Customer(id, token);
+    }
+
+    private BrokerApi api(String region) {
+        return brokers.get(region).api;
+    }
+
+    private long tick(String region, String symbol, long price, long volume) {
+        return exchanges.get(region).tick(symbol, price, volume);
+    }
+
+    private static String symbolOf(String exchange, int index) {
+        return DIRECTORY.symbolsOf(exchange).get(index).symbol();
+    }
+
+    private void awaitStatus(String region, Customer c, String orderId, String status) {
+        awaitStatus(region, c, orderId, status, REPLICATION);
+    }
+
+    private void awaitStatus(String region, Customer c, String orderId, String status, Duration atMost) {
+        await().atMost(atMost).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+            BrokerApi.Response order = api(region).order(c.token, orderId);
+            assertThat(order.status()).as("order %s in %s", orderId, region).isEqualTo(200);
+            assertThat(order.text("status")).as("order %s in %s", orderId, region).isEqualTo(status);
+        });
+    }
+
+    private String awaitTerminal(String region, Customer c, String orderId) {
+        return await().atMost(REPLICATION).pollInterval(Duration.ofMillis(200))
+                .until(() -> api(region).order(c.token, orderId).text("status"),
+                        s -> s.equals("FILLED") || s.equals("CANCELLED"));
+    }
+
+    private List<JsonNode> transactionsOf(String region, Customer c, String orderId) {
+        List<JsonNode> found = new ArrayList<>();
+        for (JsonNode t : api(region).get(c.token, "/api/v1/account/transactions?pageSize=500").body().path("items")) {
+            if (orderId.equals(t.path("orderId").asText())) {
+                found.add(t);
+            }
+        }
+        return found;
+    }
+
+    /** The order's status in the region's DC, read directly (null while the row has not arrived). */
+    private String orderRow(String region, String orderId) {
+        Row row = sessions.get(region).execute("SELECT status FROM orders WHERE order_id = ?",
+                UUID.fromString(orderId)).one();
+        return row == null ? null : row.getString("status");
+    }
+
+    /** Whether the home region's inbox row of the order is marked processed. */
+    private boolean processed(String home, String orderId) {
+        for (Row row : sessions.get(home).execute("SELECT order_id, processed FROM order_inbox WHERE home_region = ? "
+                + "AND minute IN ?", home, recentMinutes())) {
+            if (row.getUuid("order_id").toString().equals(orderId)) {
+                return row.getBoolean("processed");
+            }
+        }
+        return false;
+    }
+
+    private static List<Long> recentMinutes() {
+        long now = System.currentTimeMillis() / 60_000;
+        return List.of(now - 2, now - 1, now);
+    }
+
+    private static String prefix() {
+        String configured = System.getProperty("geobroker.it.three-region-prefix");
+        if (configured != null && !configured.isBlank()) {
+            return configured;
+        }
+        String shared = System.getenv("GEOBROKER_STACK_PREFIX");
+        if (shared == null || shared.isBlank()) {
+            shared = System.getProperty("geobroker.stack.prefix", LocalStack.DEFAULT_PREFIX);
+        }
+        String[] parts = shared.trim().split("\\.");
+        return parts[0] + "." + (Integer.parseInt(parts[1]) + 5);
+    }
+
+    private static InetSocketAddress address(String hostAndPort) {
+        int colon = hostAndPort.lastIndexOf(':');
+        return colon < 0 ? new InetSocketAddress(hostAndPort, 9042)
+                : new InetSocketAddress(hostAndPort.substring(0, colon), Integer.parseInt(hostAndPort.substring(colon + 1)));
+    }
+}
