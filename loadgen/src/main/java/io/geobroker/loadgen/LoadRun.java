@@ -1,6 +1,7 @@
 package io.geobroker.loadgen;
 
 import io.geobroker.domain.SymbolInfo;
+import io.geobroker.loadgen.driver.BrokerHistogram;
 import io.geobroker.loadgen.driver.Driver;
 import io.geobroker.loadgen.driver.ProgressBar;
 import io.geobroker.loadgen.driver.Target;
@@ -12,6 +13,7 @@ import io.geobroker.loadgen.report.RunReport;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.net.http.HttpClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -50,7 +52,11 @@ final class LoadRun {
             if (options.scenario() == WorkloadOptions.Scenario.SWEEP) {
                 report = sweep(driver, workload, options, customers, symbols, started, conditions, scenarioLabel);
             } else {
+                Map<String, Optional<BrokerHistogram>> inboxBefore = inboxLag(target);
                 Metrics metrics = driver.run(workload, customers, symbols, "measuring");
+                inboxLag(target).forEach((region, after) -> after.ifPresent(a -> conditions.put(
+                        "placed in another region -> matchable in " + region + " (broker histogram, warm-up included)",
+                        inboxBefore.get(region).map(a::minus).orElse(a).describe())));
                 report = RunReport.from(metrics, "geobroker load report", scenarioLabel, started.toString(), conditions,
                         workload.duration().toMillis(), List.of());
             }
@@ -140,6 +146,20 @@ final class LoadRun {
         c.put("tickers", "published by the load generator at a constant rate, exchange time = intended publish time");
         c.putAll(extra);
         return c;
+    }
+
+    /**
+     * Each broker's histogram of orders placed in another region until they were matchable there
+     * ({@code geobroker_inbox_accept_lag_seconds}); empty for a broker that does not answer.
+     */
+    private static Map<String, Optional<BrokerHistogram>> inboxLag(Target target) {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        Map<String, Optional<BrokerHistogram>> lag = new LinkedHashMap<>();
+        for (Target.RegionTarget r : target.regions()) {
+            lag.put(r.name(), BrokerHistogram.scrape(http, r.brokerUrl(), Duration.ofSeconds(5))
+                    .flatMap(page -> BrokerHistogram.parse(page, "geobroker_inbox_accept_lag_seconds")));
+        }
+        return lag;
     }
 
     private static String loadAverage() {

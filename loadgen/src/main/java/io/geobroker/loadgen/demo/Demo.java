@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
@@ -86,7 +87,7 @@ public final class Demo implements AutoCloseable {
         String peerToken = token();
         for (Topology.RegionEndpoints region : topology.regions()) {
             Path topologyFile = services.resolve("topology-" + region.name() + ".properties");
-            brokerTopology(topology, region.name(), settings.remoteDc()).write(topologyFile);
+            topology.write(topologyFile);
             URI url = URI.create(region.brokerUrl());
             ProcessBuilder pb = new ProcessBuilder(javaBinary(), "-Xms" + settings.brokerHeapMb() + "m",
                     "-Xmx" + settings.brokerHeapMb() + "m", "-XX:+UseG1GC", "-jar", brokerJar.toString());
@@ -96,6 +97,8 @@ public final class Demo implements AutoCloseable {
             pb.environment().put("GEOBROKER_BIND_ADDRESS", url.getHost());
             pb.environment().put("GEOBROKER_ADMIN_TOKEN", adminToken);
             pb.environment().put("GEOBROKER_PEER_TOKEN", peerToken);
+            remoteDcRegion(topology, region.name(), settings.remoteDc())
+                    .ifPresent(other -> pb.environment().put("GEOBROKER_CASSANDRA_REGION", other));
             // Larger commit groups than the broker's defaults, which fit Cassandra's default
             // batch_size_fail_threshold (50 KiB): the local stack raises that threshold to 4 MiB, and
             // one logged batch per group is the broker's main per-command cost, so bigger groups
@@ -115,30 +118,24 @@ public final class Demo implements AutoCloseable {
     }
 
     /**
-     * The topology a broker is started with. In remote-DC mode its own region points at the other
-     * region's Cassandra DC and contact points, like the prototype's experiment where the broker
-     * used a DC across the WAN.
+     * In remote-DC mode, the region whose Cassandra DC a broker uses instead of its own (the next
+     * region of the topology), like the prototype's experiment where the broker used a DC across the
+     * WAN; empty otherwise. The broker gets it as {@code GEOBROKER_CASSANDRA_REGION}.
      */
-    static Topology brokerTopology(Topology topology, String regionName, boolean remoteDc) {
+    static Optional<String> remoteDcRegion(Topology topology, String regionName, boolean remoteDc) {
         if (!remoteDc) {
-            return topology;
+            return Optional.empty();
         }
         List<Topology.RegionEndpoints> regions = topology.regions();
         if (regions.size() < 2) {
             throw new IllegalArgumentException("remote-dc needs at least two regions");
         }
-        List<Topology.RegionEndpoints> changed = new ArrayList<>();
         for (int i = 0; i < regions.size(); i++) {
-            Topology.RegionEndpoints r = regions.get(i);
-            if (r.name().equals(regionName)) {
-                Topology.RegionEndpoints other = regions.get((i + 1) % regions.size());
-                r = new Topology.RegionEndpoints(new io.geobroker.domain.Region(r.name(), other.dataCenter(),
-                        r.region().exchanges(), r.region().cloudRegion()), r.replicationFactor(),
-                        other.cassandraContactPoints(), r.kafkaBootstrap(), r.brokerUrl());
+            if (regions.get(i).name().equals(regionName)) {
+                return Optional.of(regions.get((i + 1) % regions.size()).name());
             }
-            changed.add(r);
         }
-        return new Topology(changed);
+        throw new IllegalArgumentException("no region " + regionName + " in the topology");
     }
 
     private void awaitHealthy() throws InterruptedException {
