@@ -32,6 +32,11 @@ final class BrokerProcess implements AutoCloseable {
     private Process process;
 
     BrokerProcess(TestStack stack, String region, String address, Path log) {
+        this(stack, region, address, log, Map.of());
+    }
+
+    /** A broker JVM with {@code extra} broker properties on top of the stack's. */
+    BrokerProcess(TestStack stack, String region, String address, Path log, Map<String, Object> extra) {
         String jar = System.getProperty("broker.bootJar");
         if (jar == null || !Files.exists(Path.of(jar))) {
             throw new IllegalStateException("the boot jar is missing (" + jar + "): run through 'mvn verify'");
@@ -42,6 +47,7 @@ final class BrokerProcess implements AutoCloseable {
         Map<String, Object> properties = stack.brokerProperties(region, adminToken);
         properties.put("server.port", port);
         properties.put("server.address", address);
+        properties.putAll(extra);
         properties.forEach((k, v) -> command.add("--" + k + "=" + v));
         this.log = log;
         this.healthUrl = "http://" + address + ":" + port + "/actuator/health";
