@@ -27,8 +27,8 @@ import static org.awaitility.Awaitility.await;
  * orders, which the engine journals and then writes in hundreds of batches. The broker JVM is
  * SIGKILLed as soon as the journal is pending, so it dies between the group's batches with part of
  * the group durable and none of it published. When it starts again, the journal left behind is
- * applied before the state is rebuilt: every order ends with exactly one fill, the replayed ticker
- * fills nothing more, and cash and shares are conserved.
+ * applied before the state is rebuilt: every order ends with exactly one fill (the ticker, read
+ * again because its offset was never committed, is a replay) and cash and shares are conserved.
  */
 @WithLocalStack
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
