@@ -91,6 +91,9 @@ class JournalRecoveryIT {
         await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
                 .until(() -> Books.distinctIds(exchange.fills()).size() >= owners.size());
         assertThat(pendingParts(session)).as("the journal was applied and cleared").isZero();
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(api.rawText("/actuator/prometheus"))
+                .as("the ticker, read again after the restart, was recognised as a replay")
+                .containsPattern("geobroker_tickers_replayed_total\\{region=\"nvirginia\"} [1-9]"));
         assertThat(fillRows(session, sequence)).isEqualTo(owners.size());
         List<Fill> fills = exchange.fills();
         Map<String, Set<String>> idsPerOrder = Books.idsPerOrder(fills);
