@@ -39,6 +39,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -55,6 +56,9 @@ import java.util.concurrent.TimeUnit;
  * absolute values, publishes the group's fills, answers its REST calls and releases its ticker
  * offsets for commit. A group whose batch outcome is unknown is written again (same statements,
  * same timestamp) before anything else is applied, so memory never runs ahead of an unknown state.
+ * A group too large for one batch (a ticker filling very many orders) goes to the
+ * {@link GroupJournal} first and is then written in several batches; a journal a crash left
+ * pending is applied at start before the state is rebuilt, so that group is all-or-nothing too.
  *
  * <p>Exactly once: a ticker at or below the symbol's durable {@code last_ticker_sequence} is a
  * replay and fills nothing. Fills of the last durable group may not have reached Kafka before a
@@ -104,6 +108,7 @@ public class Engine implements SmartLifecycle {
     private final Counter replays;
     private final Counter oversizedGroups;
     private final Timer inboxLag;
+    private final GroupJournal journal;
 
     public Engine(OrderDao orderDao, com.datastax.oss.driver.api.core.CqlSession session, FillPublisher publisher,
                   DurableOffsets offsets, Clock clock, BrokerProperties properties, Region region,
@@ -138,6 +143,7 @@ public class Engine implements SmartLifecycle {
         inboxLag = Timer.builder("geobroker.inbox.accept.lag")
                 .description("Placement in another region to the order being matchable here (replication, inbox poll, queue)")
                 .publishPercentileHistogram().register(meters);
+        journal = new GroupJournal(session, this.region);
         Gauge.builder("geobroker.orders.resting", () -> resting)
                 .description("Orders resting in the books of this region").register(meters);
     }
@@ -333,6 +339,7 @@ public class Engine implements SmartLifecycle {
     // ---- recovery
 
     private void recover() {
+        replayJournal();
         long start = System.nanoTime();
         List<Fill> republish = new ArrayList<>();
         for (SymbolState s : symbols.values()) {
@@ -874,10 +881,10 @@ public class Engine implements SmartLifecycle {
     /**
      * Writes the group as one atomic batch. A group whose batch would pass {@code maxBatchBytes}
      * (only a single command with very many fills gets there, since groups are capped in
-     * statements) is written as consecutive batches with the symbols' progress last. Such a group is
-     * not atomic: a crash between its batches leaves part of its fills durable while its tickers are
-     * matched again after the restart. Deployments where one ticker can fill that many orders raise
-     * Cassandra's batch_size_fail_threshold and {@code max-batch-bytes} together.
+     * statements) is written to the {@link GroupJournal} first, then as consecutive batches with the
+     * symbols' progress last, and the journal is cleared only after the last of them: a crash in
+     * between leaves the journal pending, and {@link #replayJournal} completes the group before the
+     * next start rebuilds any state, so the group stays all-or-nothing as customers see it.
      */
     private void persistGroup(List<BoundStatement> effects, List<BoundStatement> progress, long timestamp) {
         List<BoundStatement> all = new ArrayList<>(effects);
@@ -894,11 +901,19 @@ public class Engine implements SmartLifecycle {
             return;
         }
         oversizedGroups.increment();
-        log.warn("group of {} statements ({} bytes) exceeds {} bytes: writing it in several batches",
+        log.info("group of {} statements ({} bytes) exceeds {} bytes: journalled, then written in several batches",
                 all.size(), size, config.maxBatchBytes());
+        retry("writing the journal of a group of " + all.size() + " statements", () -> journal.write(all, timestamp));
+        persistInChunks(effects, progress, timestamp);
+        long cleared = writeClock.next();
+        retry("clearing the journal", () -> journal.clear(cleared));
+    }
+
+    /** Writes statements in consecutive batches of at most {@code maxBatchBytes}, then {@code last} on its own. */
+    private void persistInChunks(List<BoundStatement> statements, List<BoundStatement> last, long timestamp) {
         List<BoundStatement> chunk = new ArrayList<>();
         long chunkSize = 0;
-        for (BoundStatement s : effects) {
+        for (BoundStatement s : statements) {
             int bytes = store.sizeOf(s);
             if (!chunk.isEmpty() && chunkSize + bytes > config.maxBatchBytes()) {
                 persist(chunk, timestamp);
@@ -911,7 +926,42 @@ public class Engine implements SmartLifecycle {
         if (!chunk.isEmpty()) {
             persist(chunk, timestamp);
         }
-        persist(progress, timestamp);
+        if (!last.isEmpty()) {
+            persist(last, timestamp);
+        }
+    }
+
+    /**
+     * Completes a group whose journal a crashed broker left pending: its statements are written
+     * again with the group's own timestamp (absolute values, so what was already applied is written
+     * identically and anything written later still wins), then the journal is cleared.
+     */
+    private void replayJournal() {
+        Optional<GroupJournal.Pending> pending = journal.pending();
+        if (pending.isEmpty()) {
+            return;
+        }
+        GroupJournal.Pending group = pending.get();
+        log.warn("applying the journal of an interrupted group: {} statements with write timestamp {}",
+                group.entries().size(), group.timestamp());
+        persistInChunks(journal.bind(group.entries()), List.of(), group.timestamp());
+        long cleared = Math.max(writeClock.next(), group.timestamp() + 1);
+        retry("clearing the journal", () -> journal.clear(cleared));
+    }
+
+    /** Runs a write until Cassandra confirms it; the write must be idempotent. */
+    private void retry(String what, Runnable write) {
+        long backoffMillis = 50;
+        while (true) {
+            try {
+                write.run();
+                return;
+            } catch (RuntimeException e) {
+                log.warn("{} failed ({}); writing again", what, e.toString());
+                sleep(backoffMillis);
+                backoffMillis = Math.min(backoffMillis * 2, 2_000);
+            }
+        }
     }
 
     /** Writes a batch until Cassandra confirms it: the same statements and timestamp every time. */

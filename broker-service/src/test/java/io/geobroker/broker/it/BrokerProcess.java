@@ -34,7 +34,12 @@ final class BrokerProcess implements AutoCloseable {
     private Process process;
 
     BrokerProcess(TestStack stack, String region, String address, Path log) {
-        this(stack, region, address, 0, log, Map.of(), UnaryOperator.identity());
+        this(stack, region, address, log, Map.of());
+    }
+
+    /** A broker JVM with {@code extra} broker properties on top of the stack's. */
+    BrokerProcess(TestStack stack, String region, String address, Path log, Map<String, Object> extra) {
+        this(stack, region, address, 0, log, extra, UnaryOperator.identity());
     }
 
     /**

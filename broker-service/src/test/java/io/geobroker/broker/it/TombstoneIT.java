@@ -14,7 +14,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -23,10 +30,16 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Reading a symbol's open orders stays clear of tombstones however many orders were filled or
- * cancelled: after {@code FILLS} fills the broker's start-up read of the symbol's current
- * open_orders partition is traced, and Cassandra's own count of tombstone cells it read is checked.
- * {@code -Dgeobroker.it.tombstone-fills=1000000} runs the same check at a million fills (hours of
- * REST calls on a laptop; the bound does not depend on the count).
+ * cancelled: after {@code FILLS} fills the symbol's current open_orders partition is read with
+ * query tracing, and Cassandra's own count of tombstone cells it read is checked.
+ *
+ * <p>Orders are placed through REST by concurrent callers in rounds, each round then filled by
+ * tickers of {@code PER_TICKER} shares. CI runs 300 fills in one round, 7 per ticker; larger runs
+ * place one ticker's worth per round, so the broker never holds more than a round in memory and a
+ * round's fills are one engine group. {@code -Dgeobroker.it.tombstone-fills=300000} (run once for
+ * the README: 18 minutes on the shared build machine) or {@code =1000000} runs the same check at
+ * that size, 2 000 fills per ticker unless {@code -Dgeobroker.it.tombstone-fills-per-ticker} says
+ * otherwise.
  */
 @WithLocalStack
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -34,22 +47,46 @@ class TombstoneIT {
 
     private static final int DELETIONS_PER_GENERATION = 25;
     private static final int FILLS = Integer.getInteger("geobroker.it.tombstone-fills", 300);
+    private static final int PER_TICKER = Integer.getInteger("geobroker.it.tombstone-fills-per-ticker",
+            FILLS <= 1_000 ? 7 : 2_000);
+    /** Orders placed before the tickers that fill them: all at once in CI, one ticker's worth in large runs. */
+    private static final int ROUND = FILLS <= 1_000 ? FILLS : PER_TICKER;
+    /** Concurrent REST callers: each placement waits for its group commit, so more callers make bigger groups. */
+    private static final int CLIENTS = FILLS <= 1_000 ? 4 : 128;
+    /** Spreads the fills' ledger entries over several customers' partitions. */
+    private static final int FILLS_PER_CUSTOMER = 50_000;
+    private static final long PRICE = 10_000;
     private static final Pattern READ = Pattern.compile("Read (\\d+) live rows? and (\\d+) tombstone cells?");
 
     private TestStack stack;
     private InProcessBroker broker;
     private Exchange exchange;
+    private ExecutorService clients;
 
     @BeforeAll
     void start(StackContext context) {
         stack = TestStack.of(context);
-        broker = new InProcessBroker(stack, "nvirginia", stack.testAddress(22),
-                Map.of("geobroker.engine.deletions-per-generation", DELETIONS_PER_GENERATION));
+        Map<String, Object> properties = new HashMap<>(Map.of(
+                "geobroker.engine.deletions-per-generation", DELETIONS_PER_GENERATION));
+        if (FILLS > 1_000) {
+            // Large runs: big groups for the many concurrent placements; a round's fill group (about
+            // 2 MB) then goes through the engine's journal and 1 MiB batches.
+            properties.putAll(Map.of(
+                    "geobroker.engine.max-group-commands", 512,
+                    "geobroker.engine.max-group-statements", 4_000,
+                    "geobroker.engine.max-batch-bytes", 1_048_576,
+                    "server.tomcat.threads.max", CLIENTS + 32));
+        }
+        broker = new InProcessBroker(stack, "nvirginia", stack.testAddress(22), properties);
         exchange = new Exchange(stack.kafkaBootstrap("nvirginia"), stack.topics());
+        clients = Executors.newFixedThreadPool(CLIENTS);
     }
 
     @AfterAll
     void stop() {
+        if (clients != null) {
+            clients.shutdownNow();
+        }
         if (exchange != null) {
             exchange.close();
         }
@@ -59,27 +96,45 @@ class TombstoneIT {
     }
 
     @Test
-    void reading_open_orders_after_many_fills_touches_few_tombstones() {
+    void reading_open_orders_after_many_fills_touches_few_tombstones() throws Exception {
         BrokerApi api = broker.api;
-        String token = api.customer("tomb", (long) FILLS * 10_000 * 2);
+        int customers = (FILLS + FILLS_PER_CUSTOMER - 1) / FILLS_PER_CUSTOMER;
+        List<String> tokens = new ArrayList<>();
+        for (int c = 0; c < customers; c++) {
+            tokens.add(api.customer("tomb" + c, (FILLS_PER_CUSTOMER + 1L) * PRICE));
+        }
         int resting = 10;
-        for (int i = 0; i < FILLS + resting; i++) {
-            BrokerApi.Response r = api.place(token, "t" + i, "ORCL", "BUY", "LIMIT", 1, "limitPrice",
-                    i < FILLS ? 10_000 : 5_000, "timeInForce", "GTC");
-            assertThat(r.status()).isEqualTo(201);
+        String restingToken = api.customer("tomb-resting", resting * PRICE);
+        for (int i = 0; i < resting; i++) {
+            assertThat(api.place(restingToken, "r" + i, "ORCL", "BUY", "LIMIT", 1, "limitPrice", PRICE / 2,
+                    "timeInForce", "GTC").status()).isEqualTo(201);
         }
-        long tickers = 0;
-        for (int filled = 0; filled < FILLS; filled += 7) {
-            tickers = exchange.tick("ORCL", 10_000, Math.min(7, FILLS - filled));
-        }
-        long last = tickers;
         CqlSession session = stack.session("nvirginia");
-        await().atMost(Duration.ofSeconds(120)).until(() -> lastTicker(session) >= last);
+        long started = System.nanoTime();
+        long placingNanos = 0;
+        for (int placed = 0; placed < FILLS; placed += ROUND) {
+            int round = Math.min(ROUND, FILLS - placed);
+            long roundStart = System.nanoTime();
+            place(api, tokens, placed, round);
+            placingNanos += System.nanoTime() - roundStart;
+            long last = 0;
+            for (int filled = 0; filled < round; filled += PER_TICKER) {
+                last = exchange.tick("ORCL", PRICE, Math.min(PER_TICKER, round - filled));
+            }
+            long lastTicker = last;
+            await().atMost(Duration.ofSeconds(300)).until(() -> settled(session, lastTicker));
+            if (FILLS > 1_000 && (placed / ROUND) % 25 == 0) {
+                System.out.printf("tombstones: %d of %d fills after %d s%n", placed + round, FILLS,
+                        (System.nanoTime() - started) / 1_000_000_000);
+            }
+        }
+        long seconds = (System.nanoTime() - started) / 1_000_000_000;
 
         Row state = session.execute(SimpleStatement.newInstance(
                 "SELECT generation, deletions FROM symbol_state WHERE symbol = 'ORCL'")).one();
         int generation = state.getInt("generation");
-        assertThat(generation).as("the symbol moved to new generations").isGreaterThanOrEqualTo(FILLS / (DELETIONS_PER_GENERATION * 2));
+        assertThat(generation).as("the symbol moved to new generations")
+                .isGreaterThanOrEqualTo(FILLS / (2 * Math.max(DELETIONS_PER_GENERATION, PER_TICKER)));
 
         ResultSet rs = session.execute(SimpleStatement.newInstance(
                 "SELECT order_id FROM open_orders WHERE symbol = 'ORCL' AND generation = ?", generation).setTracing(true));
@@ -87,17 +142,26 @@ class TombstoneIT {
         ExecutionInfo info = rs.getExecutionInfo();
         long tombstones = 0;
         long liveRead = 0;
+        StringBuilder trace = new StringBuilder();
         for (TraceEvent event : info.getQueryTrace().getEvents()) {
+            trace.append("  ").append(event.getSourceElapsedMicros()).append(" us ").append(event.getActivity()).append('\n');
             Matcher m = READ.matcher(event.getActivity());
             if (m.find()) {
                 liveRead += Long.parseLong(m.group(1));
                 tombstones += Long.parseLong(m.group(2));
             }
         }
-        System.out.printf("tombstones: %d fills, generation %d, current partition read %d live rows and %d tombstone cells%n",
-                FILLS, generation, liveRead, tombstones);
+        System.out.printf("tombstones: %d fills (%d per ticker, %d customers) in %d s (placing %d s), generation %d, "
+                        + "current partition read %d live rows and %d tombstone cells; trace:%n%s",
+                FILLS, PER_TICKER, customers, seconds, placingNanos / 1_000_000_000, generation, liveRead, tombstones,
+                trace);
+        long filled = 0;
+        for (String token : tokens) {
+            filled += api.shares(token, "ORCL")[0];
+        }
+        assertThat(filled).as("every order filled").isEqualTo(FILLS);
         assertThat(live).isEqualTo(resting);
-        assertThat(api.get(token, "/api/v1/orders?status=OPEN&pageSize=500").body().path("items")).hasSize(resting);
+        assertThat(api.get(restingToken, "/api/v1/orders?status=OPEN&pageSize=500").body().path("items")).hasSize(resting);
         assertThat(liveRead).as("the trace reported the read").isEqualTo(resting);
         assertThat(tombstones).as("bounded by deletions per generation plus one group, not by the fill count")
                 .isLessThan(DELETIONS_PER_GENERATION + 100L);
@@ -106,9 +170,33 @@ class TombstoneIT {
                 .as("the first generation was dropped").isEmpty();
     }
 
-    private static long lastTicker(CqlSession session) {
+    /** Places orders {@code first .. first+count-1} (one share at PRICE each) with CLIENTS concurrent callers. */
+    private void place(BrokerApi api, List<String> tokens, int first, int count)
+            throws InterruptedException, ExecutionException {
+        List<Future<?>> calls = new ArrayList<>();
+        for (int t = 0; t < CLIENTS; t++) {
+            int lane = t;
+            calls.add(clients.submit(() -> {
+                for (int i = first + lane; i < first + count; i += CLIENTS) {
+                    BrokerApi.Response r = api.place(tokens.get(i / FILLS_PER_CUSTOMER), "t" + i, "ORCL", "BUY",
+                            "LIMIT", 1, "limitPrice", PRICE, "timeInForce", "GTC");
+                    assertThat(r.status()).as("placing t%d: %s", i, r).isEqualTo(201);
+                }
+            }));
+        }
+        for (Future<?> call : calls) {
+            call.get();
+        }
+    }
+
+    /**
+     * Whether the broker has made the ticker durable and finished the generation move it triggers
+     * (the move follows the group, and reading between the two would count the group's deletions).
+     */
+    private static boolean settled(CqlSession session, long ticker) {
         Row row = session.execute(SimpleStatement.newInstance(
-                "SELECT last_ticker_sequence FROM symbol_state WHERE symbol = 'ORCL'")).one();
-        return row == null ? 0 : row.getLong("last_ticker_sequence");
+                "SELECT last_ticker_sequence, deletions FROM symbol_state WHERE symbol = 'ORCL'")).one();
+        return row != null && row.getLong("last_ticker_sequence") >= ticker
+                && row.getInt("deletions") < DELETIONS_PER_GENERATION;
     }
 }
