@@ -945,7 +945,8 @@ public class Engine implements SmartLifecycle {
         log.warn("applying the journal of an interrupted group: {} statements with write timestamp {}",
                 group.entries().size(), group.timestamp());
         persistInChunks(journal.bind(group.entries()), List.of(), group.timestamp());
-        long cleared = Math.max(writeClock.next(), group.timestamp() + 1);
+        writeClock.advancePast(group.timestamp());
+        long cleared = writeClock.next();
         retry("clearing the journal", () -> journal.clear(cleared));
     }
 
