@@ -77,8 +77,9 @@ public final class WorkloadOptions {
             description = "Bound on creating and funding the customers. Default: ${DEFAULT-VALUE}.")
     Duration setupTimeout;
 
-    @Option(names = "--max-in-flight", defaultValue = "2000",
-            description = "Bound on orders awaiting an answer; beyond it sending waits (and that wait counts as latency).")
+    @Option(names = "--max-in-flight", defaultValue = "64",
+            description = "Bound on orders awaiting an answer from each region's broker (= its kept-alive HTTP connections); "
+                    + "beyond it orders queue in the load generator, and that wait counts as latency. Default: ${DEFAULT-VALUE}.")
     int maxInFlight;
 
     @Option(names = "--seed", defaultValue = "42", description = "Random seed of the order and price choices.")

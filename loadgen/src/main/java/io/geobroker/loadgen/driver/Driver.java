@@ -45,7 +45,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -284,14 +283,15 @@ public final class Driver implements AutoCloseable {
             threads.add(start("loadgen-tickers", () -> publishTickers(tickers, market, producers, metrics, stop,
                     tickerRandom, wallMicrosAtStart, startNanos, measureStartNanos, measureEndNanos, liveErrors)));
             SplittableRandom orderRandom = seedRandom.split();
-            Semaphore inFlight = new Semaphore(w.maxInFlight());
+            Map<String, ConcurrencyGate<OrderTask>> gates = new LinkedHashMap<>();
             Map<String, LongAdder> measuredInFlight = new HashMap<>();
             for (Target.RegionTarget r : target.regions()) {
+                gates.put(r.name(), new ConcurrencyGate<>(w.maxInFlight()));
                 measuredInFlight.put(r.name(), new LongAdder());
             }
             AtomicLong nextOrder = new AtomicLong();
             Thread orderThread = start("loadgen-orders", () -> placeOrders(orders, w, market, customers, metrics, stopOrders,
-                    orderRandom, inFlight, measureStartNanos, measureEndNanos, liveSent, liveErrors, measuredInFlight,
+                    orderRandom, gates, measureStartNanos, measureEndNanos, liveSent, liveErrors, measuredInFlight,
                     nextOrder));
             threads.add(orderThread);
 
@@ -335,15 +335,24 @@ public final class Driver implements AutoCloseable {
             orderThread.join(5_000);
             // Every order sent gets its answer or its timeout (an error) before the report, so slow
             // answers are never dropped; fills of the measured phase get the same time to arrive.
-            progress.update(totalNanos, totalNanos, label + ": waiting for " + (w.maxInFlight() - inFlight.availablePermits())
+            progress.update(totalNanos, totalNanos, label + ": waiting for " + outstanding(gates)
                     + " answers and the last fills");
             long drainEnd = System.nanoTime() + REQUEST_TIMEOUT.toNanos() + DRAIN.toNanos();
-            while (System.nanoTime() < drainEnd && inFlight.availablePermits() < w.maxInFlight()) {
+            while (System.nanoTime() < drainEnd && outstanding(gates) > 0) {
                 LockSupport.parkNanos(10_000_000L);
             }
             LockSupport.parkNanos(Math.max(0, Math.min(DRAIN.toNanos(), drainEnd - System.nanoTime())));
-            // Orders of the measured phase that were never sent (the sender was held up by
-            // --max-in-flight answers outstanding) or never answered are failures, not omissions.
+            // Orders of the measured phase that were never sent (still queued behind --max-in-flight
+            // answers outstanding, or not even due when the sender stopped) or never answered are
+            // failures, not omissions.
+            gates.forEach((region, gate) -> {
+                for (OrderTask never : gate.close()) {
+                    if (never.measured()) {
+                        metrics.count(RunReport.ORDERS_ERRORS + "/" + region, 1);
+                        metrics.count(RunReport.ORDER_ERROR_CAUSE + "not-sent/" + region, 1);
+                    }
+                }
+            });
             for (long i = nextOrder.get(); i < orders.operations(); i++) {
                 long intended = orders.intendedNanos(i);
                 if (intended >= measureStartNanos && intended < measureEndNanos) {
@@ -415,8 +424,22 @@ public final class Driver implements AutoCloseable {
         }
     }
 
+    /** An order waiting for a free slot towards its region's broker. */
+    private record OrderTask(boolean measured, java.util.function.Supplier<CompletableFuture<?>> send)
+            implements ConcurrencyGate.Task {
+        @Override
+        public CompletableFuture<?> start() {
+            return send.get();
+        }
+    }
+
+    private static int outstanding(Map<String, ConcurrencyGate<OrderTask>> gates) {
+        return gates.values().stream().mapToInt(g -> g.running() + g.waiting()).sum();
+    }
+
     private void placeOrders(Schedule schedule, Workload w, MarketModel market, List<Customer> customers, Metrics metrics,
-                             AtomicBoolean stop, SplittableRandom random, Semaphore inFlight, long measureStartNanos,
+                             AtomicBoolean stop, SplittableRandom random, Map<String, ConcurrencyGate<OrderTask>> gates,
+                             long measureStartNanos,
                              long measureEndNanos, AtomicLong liveSent, LongAdder liveErrors,
                              Map<String, LongAdder> measuredInFlight, AtomicLong nextOrder) {
         int n = market.symbols().size();
@@ -445,51 +468,47 @@ public final class Driver implements AutoCloseable {
             if (order.stopPrice() > 0) {
                 body.put("stopPrice", order.stopPrice());
             }
-            try {
-                while (!inFlight.tryAcquire(100, TimeUnit.MILLISECONDS)) {
-                    if (stop.get()) {
-                        return;
-                    }
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-            liveSent.incrementAndGet();
+            byte[] json = BrokerClient.encode(body);
+            BrokerClient broker = brokers.get(placed);
             LongAdder pending = measuredInFlight.get(placed);
-            if (measured) {
-                metrics.count(RunReport.ORDERS_SENT + "/" + placed, 1);
-                pending.increment();
-            }
-            CompletableFuture<BrokerClient.Answer> answer;
-            try {
-                answer = brokers.get(placed).placeOrder(c.token(), body);
-            } catch (RuntimeException e) {
-                answer = CompletableFuture.failedFuture(e);
-            }
-            answer.whenComplete((a, e) -> {
-                inFlight.release();
+            gates.get(placed).submit(new OrderTask(measured, () -> {
+                liveSent.incrementAndGet();
                 if (measured) {
-                    pending.decrement();
+                    metrics.count(RunReport.ORDERS_SENT + "/" + placed, 1);
+                    pending.increment();
                 }
-                long micros = (System.nanoTime() - intended) / 1_000;
-                if (e != null || a.status() >= 500) {
-                    liveErrors.increment();
-                    if (measured) {
-                        metrics.recordError(key);
-                        metrics.count(RunReport.ORDERS_ERRORS + "/" + placed, 1);
-                        metrics.count(RunReport.ORDER_ERROR_CAUSE + errorCause(e, a) + "/" + placed, 1);
-                    }
-                    return;
+                CompletableFuture<BrokerClient.Answer> answer;
+                try {
+                    answer = broker.placeOrder(c.token(), json);
+                } catch (RuntimeException e) {
+                    answer = CompletableFuture.failedFuture(e);
                 }
-                if (!measured) {
-                    return;
-                }
-                metrics.record(key, micros);
-                boolean rejected = !a.ok() || (a.body() != null && "REJECTED".equals(a.body().path("status").asText()));
-                metrics.count((rejected ? RunReport.ORDERS_REJECTED : RunReport.ORDERS_ACCEPTED) + "/" + placed, 1);
-            });
+                return answer.whenComplete((a, e) -> answered(a, e, measured, pending, intended, key, placed, metrics, liveErrors));
+            }));
         }
+    }
+
+    private static void answered(BrokerClient.Answer a, Throwable e, boolean measured, LongAdder pending, long intended,
+                                 SeriesKey key, String placed, Metrics metrics, LongAdder liveErrors) {
+        if (measured) {
+            pending.decrement();
+        }
+        long micros = (System.nanoTime() - intended) / 1_000;
+        if (e != null || a.status() >= 500) {
+            liveErrors.increment();
+            if (measured) {
+                metrics.recordError(key);
+                metrics.count(RunReport.ORDERS_ERRORS + "/" + placed, 1);
+                metrics.count(RunReport.ORDER_ERROR_CAUSE + errorCause(e, a) + "/" + placed, 1);
+            }
+            return;
+        }
+        if (!measured) {
+            return;
+        }
+        metrics.record(key, micros);
+        boolean rejected = !a.ok() || (a.body() != null && "REJECTED".equals(a.body().path("status").asText()));
+        metrics.count((rejected ? RunReport.ORDERS_REJECTED : RunReport.ORDERS_ACCEPTED) + "/" + placed, 1);
     }
 
     /** A short name for why an order failed: {@code timeout}, {@code connect}, {@code io} or {@code http-<status>}. */
