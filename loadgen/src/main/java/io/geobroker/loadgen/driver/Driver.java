@@ -8,7 +8,7 @@ import io.geobroker.domain.SymbolInfo;
 import io.geobroker.domain.Ticker;
 import io.geobroker.domain.WireFormat;
 import io.geobroker.loadgen.metrics.Metrics;
-import io.geobroker.loadgen.metrics.Schedule;
+import io.geobroker.loadgen.metrics.RampedSchedule;
 import io.geobroker.loadgen.metrics.SeriesKey;
 import io.geobroker.loadgen.report.RunReport;
 import org.apache.kafka.clients.admin.Admin;
@@ -256,8 +256,11 @@ public final class Driver implements AutoCloseable {
         long measureStartNanos = startNanos + warmupNanos;
         long measureEndNanos = measureStartNanos + w.duration().toNanos();
         long measureStartWallMicros = wallMicrosAtStart + warmupNanos / 1_000;
-        Schedule orders = Schedule.of(startNanos, w.ordersPerSecond(), warmupNanos + w.duration().toNanos());
-        Schedule tickers = Schedule.of(startNanos, w.tickersPerSecond(), warmupNanos + w.duration().toNanos());
+        long rampNanos = w.ramp().toNanos();
+        RampedSchedule orders = RampedSchedule.of(startNanos, w.ordersPerSecond(), rampNanos, Workload.RAMP_FROM,
+                warmupNanos + w.duration().toNanos());
+        RampedSchedule tickers = RampedSchedule.of(startNanos, w.tickersPerSecond(), rampNanos, Workload.RAMP_FROM,
+                warmupNanos + w.duration().toNanos());
         AtomicBoolean stop = new AtomicBoolean();
         AtomicBoolean stopOrders = new AtomicBoolean();
         LongAdder liveFills = new LongAdder();
@@ -389,7 +392,7 @@ public final class Driver implements AutoCloseable {
         return metrics;
     }
 
-    private void publishTickers(Schedule schedule, MarketModel market, Map<String, KafkaProducer<String, byte[]>> producers,
+    private void publishTickers(RampedSchedule schedule, MarketModel market, Map<String, KafkaProducer<String, byte[]>> producers,
                                 Metrics metrics, AtomicBoolean stop, SplittableRandom random, long wallMicrosAtStart,
                                 long startNanos, long measureStartNanos, long measureEndNanos, LongAdder liveErrors) {
         int n = market.symbols().size();
@@ -437,7 +440,7 @@ public final class Driver implements AutoCloseable {
         return gates.values().stream().mapToInt(g -> g.running() + g.waiting()).sum();
     }
 
-    private void placeOrders(Schedule schedule, Workload w, MarketModel market, List<Customer> customers, Metrics metrics,
+    private void placeOrders(RampedSchedule schedule, Workload w, MarketModel market, List<Customer> customers, Metrics metrics,
                              AtomicBoolean stop, SplittableRandom random, Map<String, ConcurrencyGate<OrderTask>> gates,
                              long measureStartNanos,
                              long measureEndNanos, AtomicLong liveSent, LongAdder liveErrors,
