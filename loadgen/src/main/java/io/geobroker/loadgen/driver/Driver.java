@@ -256,11 +256,15 @@ public final class Driver implements AutoCloseable {
         long measureStartNanos = startNanos + warmupNanos;
         long measureEndNanos = measureStartNanos + w.duration().toNanos();
         long measureStartWallMicros = wallMicrosAtStart + warmupNanos / 1_000;
+        long measureEndWallMicros = measureStartWallMicros + w.duration().toNanos() / 1_000;
         long rampNanos = w.ramp().toNanos();
         RampedSchedule orders = RampedSchedule.of(startNanos, w.ordersPerSecond(), rampNanos, Workload.RAMP_FROM,
                 warmupNanos + w.duration().toNanos());
+        // The market keeps ticking (unmeasured) while late orders drain: a market order that reaches
+        // its broker in the drain then fills against a live quote, not one frozen since the measured
+        // phase ended, whose age would pass for ticker-to-fill latency.
         RampedSchedule tickers = RampedSchedule.of(startNanos, w.tickersPerSecond(), rampNanos, Workload.RAMP_FROM,
-                warmupNanos + w.duration().toNanos());
+                warmupNanos + w.duration().toNanos() + REQUEST_TIMEOUT.toNanos() + DRAIN.toNanos());
         AtomicBoolean stop = new AtomicBoolean();
         AtomicBoolean stopOrders = new AtomicBoolean();
         LongAdder liveFills = new LongAdder();
@@ -274,7 +278,7 @@ public final class Driver implements AutoCloseable {
                 KafkaConsumer<String, byte[]> consumer = fillConsumer(r);
                 closeables.add(consumer);
                 threads.add(start("loadgen-fills-" + r.name(), () -> watchFills(consumer, r, metrics, stop,
-                        measureStartWallMicros, liveFills)));
+                        measureStartWallMicros, measureEndWallMicros, liveFills)));
             }
             Map<String, KafkaProducer<String, byte[]>> producers = new HashMap<>();
             for (Target.RegionTarget r : target.regions()) {
@@ -530,7 +534,8 @@ public final class Driver implements AutoCloseable {
     }
 
     private void watchFills(KafkaConsumer<String, byte[]> consumer, Target.RegionTarget region, Metrics metrics,
-                            AtomicBoolean stop, long measureStartWallMicros, LongAdder liveFills) {
+                            AtomicBoolean stop, long measureStartWallMicros, long measureEndWallMicros,
+                            LongAdder liveFills) {
         Map<String, Boolean> seen = new LinkedHashMap<>(16, 0.75f, false) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
@@ -552,7 +557,7 @@ public final class Driver implements AutoCloseable {
                     continue;
                 }
                 liveFills.increment();
-                if (fill.tickerExchangeTimeMicros() < measureStartWallMicros) {
+                if (!measuredTicker(fill.tickerExchangeTimeMicros(), measureStartWallMicros, measureEndWallMicros)) {
                     continue;
                 }
                 String type = fill.orderType() == null ? "UNKNOWN" : fill.orderType().name();
@@ -564,6 +569,11 @@ public final class Driver implements AutoCloseable {
                         nowMicros - fill.tickerExchangeTimeMicros());
             }
         }
+    }
+
+    /** Whether a fill counts: its ticker was stamped in the measured phase (not the warm-up, not the drain). */
+    static boolean measuredTicker(long tickerExchangeMicros, long measureStartWallMicros, long measureEndWallMicros) {
+        return tickerExchangeMicros >= measureStartWallMicros && tickerExchangeMicros < measureEndWallMicros;
     }
 
     private KafkaConsumer<String, byte[]> fillConsumer(Target.RegionTarget r) {
