@@ -13,7 +13,9 @@ import picocli.CommandLine.Option;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
@@ -38,6 +40,10 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Option(names = "--broker-heap-mb", defaultValue = "512", description = "Heap of each broker JVM. Default: ${DEFAULT-VALUE}.")
     int brokerHeapMb;
+
+    @Option(names = "--broker-jvm-option", description = "An extra JVM option for each broker (repeatable; "
+            + "write --broker-jvm-option=-XX:... ). Default: none.")
+    List<String> brokerJvmOptions = new ArrayList<>();
 
     @Option(names = "--prefix", description = "Loopback address prefix of the stack (default: GEOBROKER_STACK_PREFIX or 127.0).")
     String prefix;
@@ -69,14 +75,15 @@ public final class DemoCommand implements Callable<Integer> {
                 : System.getenv().getOrDefault("GEOBROKER_STACK_PREFIX", "127.0");
         boolean remoteDc = options.scenario() == WorkloadOptions.Scenario.REMOTE_DC;
         Demo.Settings settings = new Demo.Settings(root, workDir != null ? workDir : root.resolve(".demo"), addressPrefix,
-                wanMode, nodesPerDc, brokerHeapMb, remoteDc, startTimeout);
+                wanMode, nodesPerDc, brokerHeapMb, List.copyOf(brokerJvmOptions), remoteDc, startTimeout);
         try (Demo demo = new Demo(settings)) {
             Topology topology = demo.start();
             Target target = Target.of(topology, Map.of(), Map.of(), demo.adminToken(), Topics.standard(),
                     "local stack " + addressPrefix + ".x (" + demo.wanStatus() + ")");
             Map<String, String> conditions = new LinkedHashMap<>();
             conditions.put("deployment", "local stack on this machine: " + nodesPerDc + " Cassandra 5.0 node(s) per DC, one Kafka 4.3 "
-                    + "broker per region, one broker-service per region (" + brokerHeapMb + " MB heap)"
+                    + "broker per region, one broker-service per region (" + brokerHeapMb + " MB heap"
+                    + (brokerJvmOptions.isEmpty() ? "" : ", " + String.join(" ", brokerJvmOptions)) + ")"
                     + (remoteDc ? ", each broker using the other region's Cassandra DC" : ""));
             conditions.put("WAN", demo.wanStatus());
             LoadRun.execute(target, options, Duration.ofSeconds(60),

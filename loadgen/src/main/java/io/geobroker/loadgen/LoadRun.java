@@ -142,7 +142,9 @@ final class LoadRun {
                 w.limitPercent(), w.marketablePercent(), w.stopPercent(), w.marketPercent()));
         c.put("customers and symbols", w.customersPerRegion() + " customers per region, placing orders in their own region for "
                 + "symbols of every exchange; " + w.symbolsPerExchange() + " symbols per exchange");
-        c.put("durations", "warm-up " + w.warmup().toSeconds() + " s, measured " + w.duration().toSeconds() + " s");
+        c.put("durations", "warm-up " + w.warmup().toSeconds() + " s"
+                + (w.ramp().isZero() ? "" : " (rates climbing from " + Math.round(Workload.RAMP_FROM * 100) + " % over the first "
+                + w.ramp().toSeconds() + " s)") + ", measured " + w.duration().toSeconds() + " s");
         c.put("tickers", "published by the load generator at a constant rate, exchange time = intended publish time");
         c.putAll(extra);
         return c;

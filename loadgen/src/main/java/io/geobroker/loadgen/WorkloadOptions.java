@@ -63,9 +63,14 @@ public final class WorkloadOptions {
             description = "Measured phase. Default: ${DEFAULT-VALUE}.")
     Duration duration;
 
-    @Option(names = "--warmup", defaultValue = "15s", converter = DurationConverter.class,
+    @Option(names = "--warmup", defaultValue = "45s", converter = DurationConverter.class,
             description = "Warm-up before measuring. Default: ${DEFAULT-VALUE}.")
     Duration warmup;
+
+    @Option(names = "--ramp", defaultValue = "30s", converter = DurationConverter.class,
+            description = "The first part of the warm-up in which the rates climb linearly from 10 % to 100 % "
+                    + "(0s: full rates from the start; at most --warmup). Default: ${DEFAULT-VALUE}.")
+    Duration ramp;
 
     @Option(names = "--customers-per-region", defaultValue = "5", description = "Default: ${DEFAULT-VALUE}.")
     int customersPerRegion;
@@ -77,8 +82,9 @@ public final class WorkloadOptions {
             description = "Bound on creating and funding the customers. Default: ${DEFAULT-VALUE}.")
     Duration setupTimeout;
 
-    @Option(names = "--max-in-flight", defaultValue = "2000",
-            description = "Bound on orders awaiting an answer; beyond it sending waits (and that wait counts as latency).")
+    @Option(names = "--max-in-flight", defaultValue = "64",
+            description = "Bound on orders awaiting an answer from each region's broker (= its kept-alive HTTP connections); "
+                    + "beyond it orders queue in the load generator, and that wait counts as latency. Default: ${DEFAULT-VALUE}.")
     int maxInFlight;
 
     @Option(names = "--seed", defaultValue = "42", description = "Random seed of the order and price choices.")
@@ -110,7 +116,7 @@ public final class WorkloadOptions {
             throw new IllegalArgumentException("--mix takes three percentages: LIMIT,STOP,MARKET");
         }
         return new Workload(ordersPerSecond, tickersPerSecond, mix.get(0), mix.get(1), mix.get(2), marketable,
-                customersPerRegion, symbolsPerExchange, warmup, duration, seed, maxInFlight).scaled(scale);
+                customersPerRegion, symbolsPerExchange, warmup, ramp, duration, seed, maxInFlight).scaled(scale);
     }
 
     public List<Double> sweepSteps() {

@@ -68,6 +68,14 @@ class LoadgenCommandLineTest {
     }
 
     @Test
+    void a_ramp_longer_than_the_warm_up_is_refused_before_anything_starts() {
+        int code = Loadgen.execute("run", "--warmup", "10s", "--ramp", "20s", "--broker", "sydney=http://127.0.0.1:1");
+
+        assertThat(code).isNotZero();
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("ramp must not be negative nor longer than the warm-up");
+    }
+
+    @Test
     void run_scenario_remote_dc_is_refused_outside_the_demo(@TempDir Path dir) throws Exception {
         Path token = Files.writeString(dir.resolve("token"), "t");
 

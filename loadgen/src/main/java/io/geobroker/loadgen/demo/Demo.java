@@ -39,7 +39,7 @@ public final class Demo implements AutoCloseable {
 
     /** How the demo's services are set up. */
     public record Settings(Path root, Path workDir, String addressPrefix, WanMode wan, int nodesPerDc,
-                           int brokerHeapMb, boolean remoteDc, Duration startTimeout) {
+                           int brokerHeapMb, List<String> brokerJvmOptions, boolean remoteDc, Duration startTimeout) {
     }
 
     private final Settings settings;
@@ -89,8 +89,7 @@ public final class Demo implements AutoCloseable {
             Path topologyFile = services.resolve("topology-" + region.name() + ".properties");
             topology.write(topologyFile);
             URI url = URI.create(region.brokerUrl());
-            ProcessBuilder pb = new ProcessBuilder(javaBinary(), "-Xms" + settings.brokerHeapMb() + "m",
-                    "-Xmx" + settings.brokerHeapMb() + "m", "-XX:+UseG1GC", "-jar", brokerJar.toString());
+            ProcessBuilder pb = new ProcessBuilder(brokerCommand(javaBinary(), settings, brokerJar));
             pb.environment().put("GEOBROKER_TOPOLOGY", topologyFile.toString());
             pb.environment().put("GEOBROKER_REGION", region.name());
             pb.environment().put("GEOBROKER_PORT", Integer.toString(url.getPort()));
@@ -115,6 +114,16 @@ public final class Demo implements AutoCloseable {
         }
         awaitHealthy();
         return topology;
+    }
+
+    /** The broker's command line: heap, G1, the extra JVM options in order, then the jar. */
+    static List<String> brokerCommand(String java, Settings settings, Path brokerJar) {
+        List<String> command = new ArrayList<>(List.of(java, "-Xms" + settings.brokerHeapMb() + "m",
+                "-Xmx" + settings.brokerHeapMb() + "m", "-XX:+UseG1GC"));
+        command.addAll(settings.brokerJvmOptions());
+        command.add("-jar");
+        command.add(brokerJar.toString());
+        return command;
     }
 
     /**

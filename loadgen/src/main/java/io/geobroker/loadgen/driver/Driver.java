@@ -8,7 +8,7 @@ import io.geobroker.domain.SymbolInfo;
 import io.geobroker.domain.Ticker;
 import io.geobroker.domain.WireFormat;
 import io.geobroker.loadgen.metrics.Metrics;
-import io.geobroker.loadgen.metrics.Schedule;
+import io.geobroker.loadgen.metrics.RampedSchedule;
 import io.geobroker.loadgen.metrics.SeriesKey;
 import io.geobroker.loadgen.report.RunReport;
 import org.apache.kafka.clients.admin.Admin;
@@ -45,7 +45,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -257,8 +256,15 @@ public final class Driver implements AutoCloseable {
         long measureStartNanos = startNanos + warmupNanos;
         long measureEndNanos = measureStartNanos + w.duration().toNanos();
         long measureStartWallMicros = wallMicrosAtStart + warmupNanos / 1_000;
-        Schedule orders = Schedule.of(startNanos, w.ordersPerSecond(), warmupNanos + w.duration().toNanos());
-        Schedule tickers = Schedule.of(startNanos, w.tickersPerSecond(), warmupNanos + w.duration().toNanos());
+        long measureEndWallMicros = measureStartWallMicros + w.duration().toNanos() / 1_000;
+        long rampNanos = w.ramp().toNanos();
+        RampedSchedule orders = RampedSchedule.of(startNanos, w.ordersPerSecond(), rampNanos, Workload.RAMP_FROM,
+                warmupNanos + w.duration().toNanos());
+        // The market keeps ticking (unmeasured) while late orders drain: a market order that reaches
+        // its broker in the drain then fills against a live quote, not one frozen since the measured
+        // phase ended, whose age would pass for ticker-to-fill latency.
+        RampedSchedule tickers = RampedSchedule.of(startNanos, w.tickersPerSecond(), rampNanos, Workload.RAMP_FROM,
+                warmupNanos + w.duration().toNanos() + REQUEST_TIMEOUT.toNanos() + DRAIN.toNanos());
         AtomicBoolean stop = new AtomicBoolean();
         AtomicBoolean stopOrders = new AtomicBoolean();
         LongAdder liveFills = new LongAdder();
@@ -272,7 +278,7 @@ public final class Driver implements AutoCloseable {
                 KafkaConsumer<String, byte[]> consumer = fillConsumer(r);
                 closeables.add(consumer);
                 threads.add(start("loadgen-fills-" + r.name(), () -> watchFills(consumer, r, metrics, stop,
-                        measureStartWallMicros, liveFills)));
+                        measureStartWallMicros, measureEndWallMicros, liveFills)));
             }
             Map<String, KafkaProducer<String, byte[]>> producers = new HashMap<>();
             for (Target.RegionTarget r : target.regions()) {
@@ -284,14 +290,15 @@ public final class Driver implements AutoCloseable {
             threads.add(start("loadgen-tickers", () -> publishTickers(tickers, market, producers, metrics, stop,
                     tickerRandom, wallMicrosAtStart, startNanos, measureStartNanos, measureEndNanos, liveErrors)));
             SplittableRandom orderRandom = seedRandom.split();
-            Semaphore inFlight = new Semaphore(w.maxInFlight());
+            Map<String, ConcurrencyGate<OrderTask>> gates = new LinkedHashMap<>();
             Map<String, LongAdder> measuredInFlight = new HashMap<>();
             for (Target.RegionTarget r : target.regions()) {
+                gates.put(r.name(), new ConcurrencyGate<>(w.maxInFlight()));
                 measuredInFlight.put(r.name(), new LongAdder());
             }
             AtomicLong nextOrder = new AtomicLong();
             Thread orderThread = start("loadgen-orders", () -> placeOrders(orders, w, market, customers, metrics, stopOrders,
-                    orderRandom, inFlight, measureStartNanos, measureEndNanos, liveSent, liveErrors, measuredInFlight,
+                    orderRandom, gates, measureStartNanos, measureEndNanos, liveSent, liveErrors, measuredInFlight,
                     nextOrder));
             threads.add(orderThread);
 
@@ -335,15 +342,24 @@ public final class Driver implements AutoCloseable {
             orderThread.join(5_000);
             // Every order sent gets its answer or its timeout (an error) before the report, so slow
             // answers are never dropped; fills of the measured phase get the same time to arrive.
-            progress.update(totalNanos, totalNanos, label + ": waiting for " + (w.maxInFlight() - inFlight.availablePermits())
+            progress.update(totalNanos, totalNanos, label + ": waiting for " + outstanding(gates)
                     + " answers and the last fills");
             long drainEnd = System.nanoTime() + REQUEST_TIMEOUT.toNanos() + DRAIN.toNanos();
-            while (System.nanoTime() < drainEnd && inFlight.availablePermits() < w.maxInFlight()) {
+            while (System.nanoTime() < drainEnd && outstanding(gates) > 0) {
                 LockSupport.parkNanos(10_000_000L);
             }
             LockSupport.parkNanos(Math.max(0, Math.min(DRAIN.toNanos(), drainEnd - System.nanoTime())));
-            // Orders of the measured phase that were never sent (the sender was held up by
-            // --max-in-flight answers outstanding) or never answered are failures, not omissions.
+            // Orders of the measured phase that were never sent (still queued behind --max-in-flight
+            // answers outstanding, or not even due when the sender stopped) or never answered are
+            // failures, not omissions.
+            gates.forEach((region, gate) -> {
+                for (OrderTask never : gate.close()) {
+                    if (never.measured()) {
+                        metrics.count(RunReport.ORDERS_ERRORS + "/" + region, 1);
+                        metrics.count(RunReport.ORDER_ERROR_CAUSE + "not-sent/" + region, 1);
+                    }
+                }
+            });
             for (long i = nextOrder.get(); i < orders.operations(); i++) {
                 long intended = orders.intendedNanos(i);
                 if (intended >= measureStartNanos && intended < measureEndNanos) {
@@ -380,7 +396,7 @@ public final class Driver implements AutoCloseable {
         return metrics;
     }
 
-    private void publishTickers(Schedule schedule, MarketModel market, Map<String, KafkaProducer<String, byte[]>> producers,
+    private void publishTickers(RampedSchedule schedule, MarketModel market, Map<String, KafkaProducer<String, byte[]>> producers,
                                 Metrics metrics, AtomicBoolean stop, SplittableRandom random, long wallMicrosAtStart,
                                 long startNanos, long measureStartNanos, long measureEndNanos, LongAdder liveErrors) {
         int n = market.symbols().size();
@@ -415,8 +431,22 @@ public final class Driver implements AutoCloseable {
         }
     }
 
-    private void placeOrders(Schedule schedule, Workload w, MarketModel market, List<Customer> customers, Metrics metrics,
-                             AtomicBoolean stop, SplittableRandom random, Semaphore inFlight, long measureStartNanos,
+    /** An order waiting for a free slot towards its region's broker. */
+    private record OrderTask(boolean measured, java.util.function.Supplier<CompletableFuture<?>> send)
+            implements ConcurrencyGate.Task {
+        @Override
+        public CompletableFuture<?> start() {
+            return send.get();
+        }
+    }
+
+    private static int outstanding(Map<String, ConcurrencyGate<OrderTask>> gates) {
+        return gates.values().stream().mapToInt(g -> g.running() + g.waiting()).sum();
+    }
+
+    private void placeOrders(RampedSchedule schedule, Workload w, MarketModel market, List<Customer> customers, Metrics metrics,
+                             AtomicBoolean stop, SplittableRandom random, Map<String, ConcurrencyGate<OrderTask>> gates,
+                             long measureStartNanos,
                              long measureEndNanos, AtomicLong liveSent, LongAdder liveErrors,
                              Map<String, LongAdder> measuredInFlight, AtomicLong nextOrder) {
         int n = market.symbols().size();
@@ -445,51 +475,47 @@ public final class Driver implements AutoCloseable {
             if (order.stopPrice() > 0) {
                 body.put("stopPrice", order.stopPrice());
             }
-            try {
-                while (!inFlight.tryAcquire(100, TimeUnit.MILLISECONDS)) {
-                    if (stop.get()) {
-                        return;
-                    }
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-            liveSent.incrementAndGet();
+            byte[] json = BrokerClient.encode(body);
+            BrokerClient broker = brokers.get(placed);
             LongAdder pending = measuredInFlight.get(placed);
-            if (measured) {
-                metrics.count(RunReport.ORDERS_SENT + "/" + placed, 1);
-                pending.increment();
-            }
-            CompletableFuture<BrokerClient.Answer> answer;
-            try {
-                answer = brokers.get(placed).placeOrder(c.token(), body);
-            } catch (RuntimeException e) {
-                answer = CompletableFuture.failedFuture(e);
-            }
-            answer.whenComplete((a, e) -> {
-                inFlight.release();
+            gates.get(placed).submit(new OrderTask(measured, () -> {
+                liveSent.incrementAndGet();
                 if (measured) {
-                    pending.decrement();
+                    metrics.count(RunReport.ORDERS_SENT + "/" + placed, 1);
+                    pending.increment();
                 }
-                long micros = (System.nanoTime() - intended) / 1_000;
-                if (e != null || a.status() >= 500) {
-                    liveErrors.increment();
-                    if (measured) {
-                        metrics.recordError(key);
-                        metrics.count(RunReport.ORDERS_ERRORS + "/" + placed, 1);
-                        metrics.count(RunReport.ORDER_ERROR_CAUSE + errorCause(e, a) + "/" + placed, 1);
-                    }
-                    return;
+                CompletableFuture<BrokerClient.Answer> answer;
+                try {
+                    answer = broker.placeOrder(c.token(), json);
+                } catch (RuntimeException e) {
+                    answer = CompletableFuture.failedFuture(e);
                 }
-                if (!measured) {
-                    return;
-                }
-                metrics.record(key, micros);
-                boolean rejected = !a.ok() || (a.body() != null && "REJECTED".equals(a.body().path("status").asText()));
-                metrics.count((rejected ? RunReport.ORDERS_REJECTED : RunReport.ORDERS_ACCEPTED) + "/" + placed, 1);
-            });
+                return answer.whenComplete((a, e) -> answered(a, e, measured, pending, intended, key, placed, metrics, liveErrors));
+            }));
         }
+    }
+
+    private static void answered(BrokerClient.Answer a, Throwable e, boolean measured, LongAdder pending, long intended,
+                                 SeriesKey key, String placed, Metrics metrics, LongAdder liveErrors) {
+        if (measured) {
+            pending.decrement();
+        }
+        long micros = (System.nanoTime() - intended) / 1_000;
+        if (e != null || a.status() >= 500) {
+            liveErrors.increment();
+            if (measured) {
+                metrics.recordError(key);
+                metrics.count(RunReport.ORDERS_ERRORS + "/" + placed, 1);
+                metrics.count(RunReport.ORDER_ERROR_CAUSE + errorCause(e, a) + "/" + placed, 1);
+            }
+            return;
+        }
+        if (!measured) {
+            return;
+        }
+        metrics.record(key, micros);
+        boolean rejected = !a.ok() || (a.body() != null && "REJECTED".equals(a.body().path("status").asText()));
+        metrics.count((rejected ? RunReport.ORDERS_REJECTED : RunReport.ORDERS_ACCEPTED) + "/" + placed, 1);
     }
 
     /** A short name for why an order failed: {@code timeout}, {@code connect}, {@code io} or {@code http-<status>}. */
@@ -508,7 +534,8 @@ public final class Driver implements AutoCloseable {
     }
 
     private void watchFills(KafkaConsumer<String, byte[]> consumer, Target.RegionTarget region, Metrics metrics,
-                            AtomicBoolean stop, long measureStartWallMicros, LongAdder liveFills) {
+                            AtomicBoolean stop, long measureStartWallMicros, long measureEndWallMicros,
+                            LongAdder liveFills) {
         Map<String, Boolean> seen = new LinkedHashMap<>(16, 0.75f, false) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
@@ -530,7 +557,7 @@ public final class Driver implements AutoCloseable {
                     continue;
                 }
                 liveFills.increment();
-                if (fill.tickerExchangeTimeMicros() < measureStartWallMicros) {
+                if (!measuredTicker(fill.tickerExchangeTimeMicros(), measureStartWallMicros, measureEndWallMicros)) {
                     continue;
                 }
                 String type = fill.orderType() == null ? "UNKNOWN" : fill.orderType().name();
@@ -542,6 +569,11 @@ public final class Driver implements AutoCloseable {
                         nowMicros - fill.tickerExchangeTimeMicros());
             }
         }
+    }
+
+    /** Whether a fill counts: its ticker was stamped in the measured phase (not the warm-up, not the drain). */
+    static boolean measuredTicker(long tickerExchangeMicros, long measureStartWallMicros, long measureEndWallMicros) {
+        return tickerExchangeMicros >= measureStartWallMicros && tickerExchangeMicros < measureEndWallMicros;
     }
 
     private KafkaConsumer<String, byte[]> fillConsumer(Target.RegionTarget r) {

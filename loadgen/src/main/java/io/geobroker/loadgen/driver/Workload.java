@@ -10,7 +10,10 @@ import java.time.Duration;
  */
 public record Workload(double ordersPerSecond, double tickersPerSecond, int limitPercent, int stopPercent,
                        int marketPercent, int marketablePercent, int customersPerRegion, int symbolsPerExchange,
-                       Duration warmup, Duration duration, long seed, int maxInFlight) {
+                       Duration warmup, Duration ramp, Duration duration, long seed, int maxInFlight) {
+
+    /** Where the warm-up's ramp starts, as a fraction of the full rates. */
+    public static final double RAMP_FROM = 0.1;
 
     public static final double DEFAULT_ORDERS_PER_SECOND = 300;
     public static final double DEFAULT_TICKERS_PER_SECOND = 600;
@@ -31,17 +34,22 @@ public record Workload(double ordersPerSecond, double tickersPerSecond, int limi
         if (duration.isNegative() || duration.isZero() || warmup.isNegative()) {
             throw new IllegalArgumentException("duration must be positive and warm-up not negative");
         }
+        if (ramp.isNegative() || ramp.compareTo(warmup) > 0) {
+            throw new IllegalArgumentException("the ramp must not be negative nor longer than the warm-up");
+        }
     }
 
     /** The same workload with every rate multiplied by {@code factor}. */
     public Workload scaled(double factor) {
         return new Workload(ordersPerSecond * factor, tickersPerSecond * factor, limitPercent, stopPercent,
-                marketPercent, marketablePercent, customersPerRegion, symbolsPerExchange, warmup, duration, seed,
+                marketPercent, marketablePercent, customersPerRegion, symbolsPerExchange, warmup, ramp, duration, seed,
                 maxInFlight);
     }
 
+    /** The same workload with other durations and no ramp (each step of a sweep starts at its full rates). */
     public Workload withDurations(Duration newWarmup, Duration newDuration) {
         return new Workload(ordersPerSecond, tickersPerSecond, limitPercent, stopPercent, marketPercent,
-                marketablePercent, customersPerRegion, symbolsPerExchange, newWarmup, newDuration, seed, maxInFlight);
+                marketablePercent, customersPerRegion, symbolsPerExchange, newWarmup, Duration.ZERO, newDuration, seed,
+                maxInFlight);
     }
 }

@@ -2,11 +2,14 @@ package io.geobroker.loadgen.demo;
 
 import io.geobroker.domain.SymbolDirectory;
 import io.geobroker.domain.Topology;
+import io.geobroker.stack.WanMode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.Properties;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -45,5 +48,14 @@ class DemoTest {
         assertThat(Demo.bootJar(dir, "broker-service-")).isEqualTo(jar);
         assertThatThrownBy(() -> Demo.bootJar(dir.resolve("none"), "broker-service-"))
                 .hasMessageContaining("./geobroker does for you");
+    }
+
+    @Test
+    void broker_command_puts_the_extra_jvm_options_before_the_jar() {
+        Demo.Settings settings = new Demo.Settings(Path.of("."), Path.of(".demo"), "127.40", WanMode.OFF, 1, 384,
+                List.of("-XX:TieredStopAtLevel=1", "-Xss512k"), false, Duration.ofSeconds(1));
+
+        assertThat(Demo.brokerCommand("java", settings, Path.of("b.jar")))
+                .containsExactly("java", "-Xms384m", "-Xmx384m", "-XX:+UseG1GC", "-XX:TieredStopAtLevel=1", "-Xss512k", "-jar", "b.jar");
     }
 }
