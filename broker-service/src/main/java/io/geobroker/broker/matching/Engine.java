@@ -851,7 +851,8 @@ public class Engine implements SmartLifecycle {
             progress.add(store.quote(s, now));
         }
         persistGroup(statements, progress, timestamp);
-        long durableMicros = System.currentTimeMillis() * 1000;
+        Instant durable = Instant.now();
+        long durableMicros = durable.getEpochSecond() * 1_000_000 + durable.getNano() / 1_000;
         group.durableMicros = durableMicros;
 
         long publishStart = System.nanoTime();
