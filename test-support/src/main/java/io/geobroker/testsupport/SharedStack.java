@@ -20,10 +20,18 @@ import java.util.Optional;
  * <p>Settings: work directory from system property {@code geobroker.stack.dir} (e.g. a stack
  * started by hand with {@code local-stack start}, reused as is); address prefix from env {@code GEOBROKER_STACK_PREFIX} or system property
  * {@code geobroker.stack.prefix} (default 127.0); WAN from {@code geobroker.stack.wan}
- * (auto|on|off, default auto); the watched process from {@code geobroker.stack.watch-pid}
+ * (auto|on|off, default auto); Cassandra's heap from {@code geobroker.stack.cassandra-heap-mb}
+ * (default 512); the watched process from {@code geobroker.stack.watch-pid}
  * (default: the Maven JVM that forked this test JVM).
  */
 final class SharedStack {
+
+    /**
+     * Every test class gets its own keyspace (about fifteen tables each), and a Cassandra node keeps
+     * memtables and metadata per table: the keyspaces of a whole build ran a 256 MB heap out of
+     * memory, so the build's shared stack gets twice that.
+     */
+    static final int TEST_CASSANDRA_HEAP_MB = 512;
 
     private static LocalStack stack;
 
@@ -62,6 +70,7 @@ final class SharedStack {
                     .addressPrefix(prefix)
                     .wan(WanMode.valueOf(System.getProperty("geobroker.stack.wan", "auto").toUpperCase(Locale.ROOT)))
                     .applySchema(false)
+                    .cassandraHeapMb(Integer.getInteger("geobroker.stack.cassandra-heap-mb", TEST_CASSANDRA_HEAP_MB))
                     .watchParentPid(buildPid())
                     .spawn();
             System.out.printf("local stack for integration tests ready in %.1f s in %s%n%s",
