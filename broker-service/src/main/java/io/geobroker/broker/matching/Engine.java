@@ -532,25 +532,17 @@ public class Engine implements SmartLifecycle {
         if (known(p.orderId()) != null || p.status() != OrderStatus.PENDING) {
             return;
         }
-        writeClock.advancePast(a.pendingWriteMicros());
-        if (group.timestamp >= 0 && group.timestamp <= a.pendingWriteMicros()) {
-            group.timestamp = writeClock.next();
-        }
+        writeAfter(a.pendingWriteMicros());
         SymbolState s = symbols.get(p.symbol());
-        NewOrder n = new NewOrder(p.orderId(), p.customerId(), p.clientOrderId(),
-                s == null ? directory.symbol(p.symbol()).orElseThrow() : s.info, p.currency(), p.side(), p.type(),
-                p.timeInForce(), p.allOrNone(), p.quantity(), p.limitPrice(), p.stopPrice(), region, p.placedRegion());
         if (s == null || p.type() == OrderType.MARKET) {
-            OrderState o = new OrderState(n.orderId(), n.customerId(), n.clientOrderId(), p.symbol(), p.exchange(),
-                    p.currency(), n.side(), n.type(), n.timeInForce(), n.allOrNone(), n.quantity(), n.limitPrice(),
-                    n.stopPrice(), 0, null, p.placedAt(), region, p.placedRegion(), -1);
-            o.updatedAt = now();
-            group.orders.put(o.id, o);
-            remember(o);
+            OrderState o = neverOpened(p, OrderStatus.OPEN);
             reject(o, Outcomes.NOT_ROUTABLE, s == null ? p.symbol() + " is not matched in region " + region
                     : "market orders are executed by the home region when they are placed, never from the inbox");
             return;
         }
+        NewOrder n = new NewOrder(p.orderId(), p.customerId(), p.clientOrderId(), s.info, p.currency(), p.side(),
+                p.type(), p.timeInForce(), p.allOrNone(), p.quantity(), p.limitPrice(), p.stopPrice(), region,
+                p.placedRegion());
         OrderState o = open(s, n, p.placedAt());
         rest(s, o);
         inboxLag.record(Math.max(0, System.currentTimeMillis() - a.entry().placedAtMillis()), TimeUnit.MILLISECONDS);
@@ -588,19 +580,33 @@ public class Engine implements SmartLifecycle {
             group.completions.add(() -> c.result().complete(new Outcomes.Cancellation(Outcomes.CancelResult.NOT_FOUND, null)));
             return;
         }
-        writeClock.advancePast(c.pendingWriteMicros());
-        if (group.timestamp >= 0 && group.timestamp <= c.pendingWriteMicros()) {
-            group.timestamp = writeClock.next();
-        }
+        writeAfter(c.pendingWriteMicros());
+        OrderState o = neverOpened(p, OrderStatus.CANCELLED);
+        group.completions.add(() -> c.result().complete(
+                new Outcomes.Cancellation(Outcomes.CancelResult.CANCELLED, o.snapshot())));
+    }
+
+    /**
+     * A PENDING order from another region that ends here without ever resting (cancelled first, or
+     * rejected): written in this group with its full row, and remembered so its inbox row is ignored.
+     */
+    private OrderState neverOpened(Order p, OrderStatus status) {
         OrderState o = new OrderState(p.orderId(), p.customerId(), p.clientOrderId(), p.symbol(), p.exchange(),
                 p.currency(), p.side(), p.type(), p.timeInForce(), p.allOrNone(), p.quantity(), p.limitPrice(),
                 p.stopPrice(), 0, null, p.placedAt(), region, p.placedRegion(), -1);
-        o.status = OrderStatus.CANCELLED;
+        o.status = status;
         o.updatedAt = now();
         group.orders.put(o.id, o);
         remember(o);
-        group.completions.add(() -> c.result().complete(
-                new Outcomes.Cancellation(Outcomes.CancelResult.CANCELLED, o.snapshot())));
+        return o;
+    }
+
+    /** Makes this group's writes win over a row another region wrote at {@code micros}, whatever its clock. */
+    private void writeAfter(long micros) {
+        writeClock.advancePast(micros);
+        if (group.timestamp >= 0 && group.timestamp <= micros) {
+            group.timestamp = writeClock.next();
+        }
     }
 
     private void onMoveCash(Command.MoveCash m) {
