@@ -122,7 +122,7 @@ public class TickerConfiguration {
             report = new ReplayReport(properties.replay().file().toString(), properties.replay().repeat());
             replay = new ReplayFeed(properties.replay().file(), properties.replay().repeat(),
                     new ReplayLineParser(directory, settings.exchangeCodes(), settings.sequenceStart()),
-                    sender, ExchangeClock::nowMicros, report, registry);
+                    sender, report, registry);
             loops.add(new PacedLoop("ticker-replay", () -> rateControl.current().tickersPerSecond(), maxCatchUp,
                     replay, missedCounter(registry, "replay")::increment));
         } else {
@@ -130,8 +130,8 @@ public class TickerConfiguration {
             for (TickerSettings.PublishedExchange e : settings.exchanges()) {
                 ExchangeTickers tickers = new ExchangeTickers(e.exchange(), e.symbols(), model, settings.sequenceStart());
                 loops.add(new PacedLoop("ticker-" + e.exchange(), () -> rateControl.current().rateOf(e.exchange()),
-                        maxCatchUp, () -> {
-                            sender.send(tickers.next(ExchangeClock.nowMicros()));
+                        maxCatchUp, scheduledMicros -> {
+                            sender.send(tickers.next(scheduledMicros));
                             return true;
                         }, missedCounter(registry, e.exchange())::increment));
             }

@@ -14,6 +14,9 @@ import java.util.List;
  * Checked at start by {@link TickerSettings#resolve}: a bad value stops the service with one message.
  *
  * @param exchanges        exchanges to publish; empty means every exchange of the topology's regions
+ * @param symbols          symbols to publish, each of a published exchange; empty means every symbol of the
+ *                         published exchanges. A load test that trades a few symbols names them, so that all
+ *                         the rate goes to the symbols its orders are for
  * @param tickersPerSecond total tickers per second over all exchanges (0 pauses); changeable at runtime
  * @param split            fraction per exchange, e.g. {@code NYSE:0.4,NASDAQ:0.4,ASX:0.2}; empty means
  *                         proportional to each exchange's number of symbols (every symbol ticks equally often)
@@ -31,6 +34,7 @@ import java.util.List;
 @ConfigurationProperties("geobroker.ticker")
 public record TickerProperties(
         @DefaultValue List<String> exchanges,
+        @DefaultValue List<String> symbols,
         @DefaultValue("600") double tickersPerSecond,
         @DefaultValue("") String split,
         @DefaultValue("42") long seed,

@@ -93,6 +93,7 @@ public record TickerSettings(List<PublishedExchange> exchanges, RateSettings ini
         if (requested.isEmpty() && problems.isEmpty()) {
             problems.add("nothing to publish: the topology's regions run no exchange with symbols");
         }
+        exchanges = onlySymbols(exchanges, p.symbols(), directory, replay, problems);
 
         RateSettings rate = null;
         List<String> codes = exchanges.stream().map(PublishedExchange::exchange).toList();
@@ -137,6 +138,43 @@ public record TickerSettings(List<PublishedExchange> exchanges, RateSettings ini
         }
         long sequenceStart = p.sequenceStart() != null ? p.sequenceStart() : nowMicros;
         return new TickerSettings(exchanges, rate, sequenceStart, topics, model);
+    }
+
+    /**
+     * The exchanges restricted to the chosen symbols (directory order kept); an exchange none of whose
+     * symbols is chosen is not published. Unknown symbols and symbols of an exchange not published are
+     * problems. No choice (an empty list) keeps every symbol.
+     */
+    private static List<PublishedExchange> onlySymbols(List<PublishedExchange> exchanges, List<String> symbols,
+                                                       SymbolDirectory directory, boolean replay, List<String> problems) {
+        Set<String> chosen = new LinkedHashSet<>();
+        symbols.stream().filter(s -> !s.isBlank()).map(String::trim).forEach(chosen::add);
+        if (chosen.isEmpty()) {
+            return exchanges;
+        }
+        if (replay) {
+            problems.add("symbols cannot be chosen for a replay: the file says what is published");
+            return exchanges;
+        }
+        Set<String> published = new LinkedHashSet<>();
+        exchanges.forEach(e -> published.add(e.exchange()));
+        for (String symbol : chosen) {
+            Optional<SymbolInfo> info = directory.symbol(symbol);
+            if (info.isEmpty()) {
+                problems.add("unknown symbol '" + symbol + "'");
+            } else if (!published.contains(info.get().exchange())) {
+                problems.add("symbol " + symbol + " is traded on " + info.get().exchange() + ", which this instance does not publish "
+                        + published);
+            }
+        }
+        List<PublishedExchange> restricted = new ArrayList<>();
+        for (PublishedExchange e : exchanges) {
+            List<SymbolInfo> kept = e.symbols().stream().filter(s -> chosen.contains(s.symbol())).toList();
+            if (!kept.isEmpty()) {
+                restricted.add(new PublishedExchange(e.exchange(), e.region(), e.kafkaBootstrap(), kept));
+            }
+        }
+        return restricted;
     }
 
     private static Map<String, Integer> symbolCounts(List<PublishedExchange> exchanges) {

@@ -3,24 +3,36 @@ package io.geobroker.ticker.rate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.geobroker.ticker.publish.ExchangeClock;
+
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.DoubleSupplier;
 import java.util.function.LongConsumer;
+import java.util.function.LongSupplier;
 
 /**
  * A publishing loop paced by a {@link Pacer}: it reads the current rate on every iteration (so a
  * change applies within {@link #MAX_PARK_NANOS}), sends what is due in bursts of at most
  * {@link #BURST} and sleeps until the next send is due. An unexpected error is logged, the loop
  * backs off for a second and goes on: it never stops silently.
+ *
+ * <p>Each send is given its <em>scheduled</em> time on the wall clock (microseconds since the
+ * epoch), not the time the loop got round to it: a loop that falls behind (GC, a blocked send, a
+ * starved CPU) then shows up as latency measured from that time, instead of silently delaying the
+ * clock (no coordinated omission). The scheduled time is taken as the wall clock now minus how late
+ * the send is on the monotonic clock, so it follows wall-clock adjustments without drifting.
  */
 public final class PacedLoop implements Runnable {
 
     /** One unit of work of the loop. */
     @FunctionalInterface
     public interface Step {
-        /** Publishes one item; returns false when there is nothing more to publish (the loop then ends). */
-        boolean publishOne();
+        /**
+         * Publishes one item stamped {@code scheduledMicros}; returns false when there is nothing more
+         * to publish (the loop then ends).
+         */
+        boolean publishOne(long scheduledMicros);
     }
 
     /** Longest sleep, so that a rate change (e.g. from 0) is seen quickly. */
@@ -35,6 +47,8 @@ public final class PacedLoop implements Runnable {
     private final Pacer pacer;
     private final Step step;
     private final LongConsumer missed;
+    private final LongSupplier nanoClock;
+    private final LongSupplier wallClockMicros;
     private volatile boolean stopped;
 
     /**
@@ -43,11 +57,19 @@ public final class PacedLoop implements Runnable {
      * @param missed          told how many sends were dropped each time the loop fell too far behind
      */
     public PacedLoop(String name, DoubleSupplier rate, long maxCatchUpNanos, Step step, LongConsumer missed) {
+        this(name, rate, maxCatchUpNanos, step, missed, System::nanoTime, ExchangeClock::nowMicros);
+    }
+
+    /** With the clocks given: the monotonic one (nanoseconds) that paces, the wall clock (microseconds) that stamps. */
+    PacedLoop(String name, DoubleSupplier rate, long maxCatchUpNanos, Step step, LongConsumer missed,
+              LongSupplier nanoClock, LongSupplier wallClockMicros) {
         this.name = name;
         this.rate = rate;
         this.pacer = new Pacer(maxCatchUpNanos);
         this.step = step;
         this.missed = missed;
+        this.nanoClock = nanoClock;
+        this.wallClockMicros = wallClockMicros;
     }
 
     public String name() {
@@ -63,7 +85,7 @@ public final class PacedLoop implements Runnable {
         long reportedMissed = 0;
         while (!stopped) {
             try {
-                long now = System.nanoTime();
+                long now = nanoClock.getAsLong();
                 pacer.rate(rate.getAsDouble(), now);
                 int due = pacer.due(now, BURST);
                 if (pacer.missed() != reportedMissed) {
@@ -78,7 +100,8 @@ public final class PacedLoop implements Runnable {
                     if (stopped) {
                         return;
                     }
-                    if (!step.publishOne()) {
+                    long lateNanos = nanoClock.getAsLong() - pacer.nextSlot();
+                    if (!step.publishOne(wallClockMicros.getAsLong() - lateNanos / 1_000)) {
                         return;
                     }
                     pacer.sent(1);

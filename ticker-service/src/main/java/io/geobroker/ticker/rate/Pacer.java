@@ -60,8 +60,16 @@ public final class Pacer {
         if (rate <= 0) {
             return Long.MAX_VALUE;
         }
-        long next = origin + (long) Math.ceil(sent * NANOS_PER_SECOND / rate);
-        return Math.max(0, next - now);
+        return Math.max(0, nextSlot() - now);
+    }
+
+    /**
+     * When the next send was scheduled (its slot on the caller's clock), however late the loop gets
+     * round to it: the ticker's exchange time, so that a late publisher shows up as latency downstream
+     * instead of moving the clock latency is measured from. Only meaningful while the rate is positive.
+     */
+    public long nextSlot() {
+        return origin + (long) Math.ceil(sent * NANOS_PER_SECOND / rate);
     }
 
     /** Sends dropped so far because the loop fell more than the catch-up bound behind. */

@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.function.LongSupplier;
 
 /**
  * Publishes the valid lines of a replay CSV in file order, one per pacing slot, {@code passes}
@@ -29,7 +28,6 @@ public final class ReplayFeed implements PacedLoop.Step {
     private final int passes;
     private final ReplayLineParser parser;
     private final TickerSender sender;
-    private final LongSupplier clockMicros;
     private final ReplayReport report;
     private final Counter publishedLines;
     private final Counter skippedLines;
@@ -38,13 +36,11 @@ public final class ReplayFeed implements PacedLoop.Step {
     private int pass = 1;
     private boolean done;
 
-    public ReplayFeed(Path file, int passes, ReplayLineParser parser, TickerSender sender, LongSupplier clockMicros,
-                      ReplayReport report, MeterRegistry registry) {
+    public ReplayFeed(Path file, int passes, ReplayLineParser parser, TickerSender sender, ReplayReport report, MeterRegistry registry) {
         this.file = file;
         this.passes = passes;
         this.parser = parser;
         this.sender = sender;
-        this.clockMicros = clockMicros;
         this.report = report;
         this.publishedLines = Counter.builder("geobroker.ticker.replay.lines").tag("outcome", "published")
                 .description("Lines of the replay file published").register(registry);
@@ -53,7 +49,7 @@ public final class ReplayFeed implements PacedLoop.Step {
     }
 
     @Override
-    public boolean publishOne() {
+    public boolean publishOne(long scheduledMicros) {
         if (done) {
             return false;
         }
@@ -66,7 +62,7 @@ public final class ReplayFeed implements PacedLoop.Step {
                 }
                 ReplayLineParser.Result result = parser.parse(line);
                 if (result instanceof ReplayLineParser.Valid valid) {
-                    sender.send(valid.at(clockMicros.getAsLong()));
+                    sender.send(valid.at(scheduledMicros));
                     publishedLines.increment();
                     report.published();
                     return true;

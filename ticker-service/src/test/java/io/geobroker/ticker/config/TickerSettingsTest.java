@@ -65,6 +65,29 @@ class TickerSettingsTest {
     }
 
     @Test
+    void publishes_only_the_chosen_symbols_in_directory_order_and_splits_by_their_count() {
+        String asx = DIRECTORY.symbolsOf("ASX").get(1).symbol();
+        String nyse0 = DIRECTORY.symbolsOf("NYSE").get(0).symbol();
+        String nyse1 = DIRECTORY.symbolsOf("NYSE").get(1).symbol();
+        TickerSettings settings = TickerSettings.resolve(properties(Map.of("symbols", nyse1 + "," + asx + "," + nyse0)),
+                TOPOLOGY, DIRECTORY, 1);
+        assertThat(settings.exchangeCodes()).containsExactly("ASX", "NYSE");
+        assertThat(settings.exchanges().get(0).symbols()).extracting(s -> s.symbol()).containsExactly(asx);
+        assertThat(settings.exchanges().get(1).symbols()).extracting(s -> s.symbol()).containsExactly(nyse0, nyse1);
+        assertThat(settings.initialRate().rateOf("NYSE")).isCloseTo(400, within(1e-9));
+    }
+
+    @Test
+    void rejects_unknown_symbols_and_symbols_of_exchanges_not_published() {
+        String nasdaq = DIRECTORY.symbolsOf("NASDAQ").get(0).symbol();
+        assertThatThrownBy(() -> TickerSettings.resolve(properties(Map.of("exchanges", "NYSE",
+                "symbols", "NOPE," + nasdaq)), TOPOLOGY, DIRECTORY, 1))
+                .isInstanceOfSatisfying(InvalidConfigurationException.class, e -> assertThat(e.problems()).containsExactly(
+                        "unknown symbol 'NOPE'",
+                        "symbol " + nasdaq + " is traded on NASDAQ, which this instance does not publish [NYSE]"));
+    }
+
+    @Test
     void reports_every_problem_in_one_message() {
         assertThatThrownBy(() -> TickerSettings.resolve(properties(Map.of("exchanges", "NYSE,LSE",
                 "tickers-per-second", "-5", "split", "NYSE:0.5,NASDAQ:0.5", "producer.compression", "brotli",

@@ -25,6 +25,8 @@ class ReplayFeedTest {
     @TempDir
     Path dir;
 
+    private static final long AT = 1_700_000_000_000_000L;
+
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final MockProducer<String, byte[]> producer =
             new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
@@ -49,7 +51,7 @@ class ReplayFeedTest {
         ReplayFeed feed = feed(csv, 1, report);
 
         int published = 0;
-        while (feed.publishOne()) {
+        while (feed.publishOne(AT)) {
             published++;
         }
 
@@ -59,6 +61,7 @@ class ReplayFeedTest {
                 tuple("BHP", 4300L, 50L, 10L),
                 tuple("MSFT", 41501L, 20L, 10L),
                 tuple("AAPL", 19002L, 100L, 3L));
+        assertThat(sent()).extracting(Ticker::exchangeTimeMicros).containsOnly(AT);
         assertThat(producer.history()).extracting(r -> r.topic())
                 .containsExactly("tickers.NASDAQ", "tickers.ASX", "tickers.NASDAQ", "tickers.NASDAQ");
         ReplayReport.Snapshot snapshot = report.snapshot();
@@ -69,7 +72,7 @@ class ReplayFeedTest {
         assertThat(registry.get("geobroker.ticker.replay.lines").tag("outcome", "skipped").counter().count()).isEqualTo(2);
         assertThat(registry.get("geobroker.ticker.replay.lines").tag("outcome", "published").counter().count()).isEqualTo(4);
         assertThat(registry.get("geobroker.ticker.published").tag("exchange", "NASDAQ").counter().count()).isEqualTo(3);
-        assertThat(feed.publishOne()).isFalse();
+        assertThat(feed.publishOne(AT)).isFalse();
     }
 
     @Test
@@ -77,7 +80,7 @@ class ReplayFeedTest {
         Path csv = write("AAPL,19000,1\nAAPL,19001,1\n");
         ReplayReport report = new ReplayReport(csv.toString(), 3);
         ReplayFeed feed = feed(csv, 3, report);
-        while (feed.publishOne()) {
+        while (feed.publishOne(AT)) {
             assertThat(report.snapshot().state()).isEqualTo(ReplayReport.State.RUNNING);
         }
         assertThat(sent()).extracting(Ticker::sequence).containsExactly(10L, 11L, 12L, 13L, 14L, 15L);
@@ -88,7 +91,7 @@ class ReplayFeedTest {
     void a_file_of_only_bad_lines_ends_with_a_report_rather_than_silence() throws Exception {
         Path csv = write("nonsense\n,,,\n");
         ReplayReport report = new ReplayReport(csv.toString(), 1);
-        assertThat(feed(csv, 1, report).publishOne()).isFalse();
+        assertThat(feed(csv, 1, report).publishOne(AT)).isFalse();
         assertThat(report.snapshot().skipped()).isEqualTo(2);
         assertThat(report.snapshot().state()).isEqualTo(ReplayReport.State.FINISHED);
     }
@@ -97,14 +100,14 @@ class ReplayFeedTest {
     void a_file_that_disappears_is_reported_as_failed() throws Exception {
         Path csv = dir.resolve("missing.csv");
         ReplayReport report = new ReplayReport(csv.toString(), 1);
-        assertThat(feed(csv, 1, report).publishOne()).isFalse();
+        assertThat(feed(csv, 1, report).publishOne(AT)).isFalse();
         assertThat(report.snapshot().state()).isEqualTo(ReplayReport.State.FAILED);
         assertThat(report.snapshot().failure()).contains("missing.csv");
     }
 
     private ReplayFeed feed(Path csv, int passes, ReplayReport report) {
         return new ReplayFeed(csv, passes, new ReplayLineParser(SymbolDirectory.standard(), List.of("NASDAQ", "ASX"), 10),
-                sender, () -> 1_700_000_000_000_000L, report, registry);
+                sender, report, registry);
     }
 
     private List<Ticker> sent() {
