@@ -3,7 +3,10 @@ package io.geobroker.loadgen;
 import io.geobroker.domain.Topics;
 import io.geobroker.domain.Topology;
 import io.geobroker.loadgen.demo.Demo;
+import io.geobroker.loadgen.driver.Driver;
 import io.geobroker.loadgen.driver.Target;
+import io.geobroker.loadgen.driver.TickerRateClient;
+import io.geobroker.loadgen.driver.TickerSource;
 import io.geobroker.stack.WanMode;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -17,16 +20,18 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /**
- * {@code loadgen demo}: the main job. Starts the local two-region stack and one broker per region,
- * runs the workload, prints the report, writes the HTML and stops everything it started.
+ * {@code loadgen demo}: the main job. Starts the local two-region stack, one broker per region and
+ * the ticker service, runs the workload, prints the report, writes the HTML and stops everything it
+ * started.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = "Start the local two-region system (Cassandra, Kafka, the emulated WAN where possible, a broker "
-                + "per region), run the load, print the latency report and write it as HTML, JSON and CSV; then stop "
-                + "everything it started.")
+                + "per region, the ticker service), run the load, print the latency report and write it as HTML, JSON "
+                + "and CSV; then stop everything it started.")
 public final class DemoCommand implements Callable<Integer> {
 
     @Mixin
@@ -45,6 +50,13 @@ public final class DemoCommand implements Callable<Integer> {
             + "write --broker-jvm-option=-XX:... ). Default: none.")
     List<String> brokerJvmOptions = new ArrayList<>();
 
+    @Option(names = "--ticker-heap-mb", defaultValue = "256", description = "Heap of the ticker service JVM. Default: ${DEFAULT-VALUE}.")
+    int tickerHeapMb;
+
+    @Option(names = "--ticker-jvm-option", description = "An extra JVM option for the ticker service (repeatable; "
+            + "write --ticker-jvm-option=-XX:... ). Default: none.")
+    List<String> tickerJvmOptions = new ArrayList<>();
+
     @Option(names = "--prefix", description = "Loopback address prefix of the stack (default: GEOBROKER_STACK_PREFIX or 127.0).")
     String prefix;
 
@@ -52,7 +64,8 @@ public final class DemoCommand implements Callable<Integer> {
     Path workDir;
 
     @Option(names = "--start-timeout", defaultValue = "300s", converter = WorkloadOptions.DurationConverter.class,
-            description = "Bound on starting the stack and on each broker becoming healthy. Default: ${DEFAULT-VALUE}.")
+            description = "Bound on starting the stack and on the brokers and the ticker service becoming healthy. "
+                    + "Default: ${DEFAULT-VALUE}.")
     Duration startTimeout;
 
     @CommandLine.Spec
@@ -67,26 +80,36 @@ public final class DemoCommand implements Callable<Integer> {
             case "off" -> WanMode.OFF;
             default -> throw new CommandLine.ParameterException(spec.commandLine(), "--wan must be auto, on or off");
         };
-        if (nodesPerDc < 1 || brokerHeapMb < 128) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--nodes-per-dc must be at least 1 and --broker-heap-mb at least 128");
+        if (nodesPerDc < 1 || brokerHeapMb < 128 || tickerHeapMb < 64) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--nodes-per-dc must be at least 1, --broker-heap-mb at least 128 and --ticker-heap-mb at least 64");
         }
         Path root = repositoryRoot();
         String addressPrefix = prefix != null ? prefix
                 : System.getenv().getOrDefault("GEOBROKER_STACK_PREFIX", "127.0");
         boolean remoteDc = options.scenario() == WorkloadOptions.Scenario.REMOTE_DC;
+        boolean tickerService = options.tickers() == TickerSource.SERVICE;
+        Optional<Demo.TickerService> ticker = tickerService
+                ? Optional.of(new Demo.TickerService(tickerHeapMb, tickerJvmOptions, options.seed(), options.symbolsPerExchange()))
+                : Optional.empty();
         Demo.Settings settings = new Demo.Settings(root, workDir != null ? workDir : root.resolve(".demo"), addressPrefix,
-                wanMode, nodesPerDc, brokerHeapMb, List.copyOf(brokerJvmOptions), remoteDc, startTimeout);
+                wanMode, nodesPerDc, brokerHeapMb, List.copyOf(brokerJvmOptions), remoteDc, startTimeout, ticker);
         try (Demo demo = new Demo(settings)) {
             Topology topology = demo.start();
+            Driver.Tickers tickers = tickerService
+                    ? Driver.Tickers.fromService(new TickerRateClient(demo.tickerServiceUrl().orElseThrow(), Duration.ofSeconds(5)))
+                    : Driver.Tickers.publishedByLoadgen();
             Target target = Target.of(topology, Map.of(), Map.of(), demo.adminToken(), Topics.standard(),
                     "local stack " + addressPrefix + ".x (" + demo.wanStatus() + ")");
             Map<String, String> conditions = new LinkedHashMap<>();
             conditions.put("deployment", "local stack on this machine: " + nodesPerDc + " Cassandra 5.0 node(s) per DC, one Kafka 4.3 "
                     + "broker per region, one broker-service per region (" + brokerHeapMb + " MB heap"
                     + (brokerJvmOptions.isEmpty() ? "" : ", " + String.join(" ", brokerJvmOptions)) + ")"
-                    + (remoteDc ? ", each broker using the other region's Cassandra DC" : ""));
+                    + (remoteDc ? ", each broker using the other region's Cassandra DC" : "")
+                    + (tickerService ? "; the ticker service in the root namespace (" + tickerHeapMb + " MB heap"
+                    + (tickerJvmOptions.isEmpty() ? "" : ", " + String.join(" ", tickerJvmOptions)) + ")" : ""));
             conditions.put("WAN", demo.wanStatus());
-            LoadRun.execute(target, options, Duration.ofSeconds(60),
+            LoadRun.execute(target, options, tickers, Duration.ofSeconds(60),
                     options.scenario().name().toLowerCase().replace('_', '-'), conditions);
         }
         return 0;

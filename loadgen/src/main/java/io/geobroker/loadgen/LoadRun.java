@@ -4,6 +4,7 @@ import io.geobroker.domain.SymbolInfo;
 import io.geobroker.loadgen.driver.BrokerHistogram;
 import io.geobroker.loadgen.driver.Driver;
 import io.geobroker.loadgen.driver.ProgressBar;
+import io.geobroker.loadgen.driver.TickerSource;
 import io.geobroker.loadgen.driver.Target;
 import io.geobroker.loadgen.driver.Workload;
 import io.geobroker.loadgen.metrics.Metrics;
@@ -35,16 +36,17 @@ final class LoadRun {
     private LoadRun() {
     }
 
-    static RunReport execute(Target target, WorkloadOptions options, Duration readyTimeout, String scenarioLabel,
-                             Map<String, String> extraConditions) throws InterruptedException, IOException {
+    static RunReport execute(Target target, WorkloadOptions options, Driver.Tickers tickers, Duration readyTimeout,
+                             String scenarioLabel, Map<String, String> extraConditions)
+            throws InterruptedException, IOException {
         Workload workload = options.workload();
         ProgressBar progress = new ProgressBar(System.err, options.progress());
         String runId = "lg" + Long.toString(System.currentTimeMillis(), 36);
         Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-        Map<String, String> conditions = conditions(target, workload, options, extraConditions);
+        Map<String, String> conditions = conditions(target, workload, options, tickers, extraConditions);
         RunReport report;
         conditions.put("machine load average (1 min) at start", loadAverage());
-        try (Driver driver = new Driver(target, progress, runId)) {
+        try (Driver driver = new Driver(target, progress, runId, tickers)) {
             System.err.println("Checking the deployment: " + target);
             driver.awaitReady(readyTimeout);
             List<SymbolInfo> symbols = driver.symbols(workload.symbolsPerExchange());
@@ -126,7 +128,8 @@ final class LoadRun {
                 .filter(s -> s.region().equals(Metrics.ALL) && s.orderType().equals(Metrics.ALL)).findFirst();
     }
 
-    private static Map<String, String> conditions(Target target, Workload w, WorkloadOptions o, Map<String, String> extra) {
+    private static Map<String, String> conditions(Target target, Workload w, WorkloadOptions o, Driver.Tickers tickers,
+                                                  Map<String, String> extra) {
         Map<String, String> c = new LinkedHashMap<>();
         Runtime rt = Runtime.getRuntime();
         c.put("machine", rt.availableProcessors() + " cores, " + physicalMemoryGiB() + " GiB RAM, "
@@ -136,7 +139,11 @@ final class LoadRun {
         c.put("target", target.description());
         c.put("regions", String.join(", ", target.regions().stream().map(r -> r.name() + " (" + r.region().dataCenter()
                 + ", " + String.join("/", r.region().exchanges()) + ")").toList()));
-        c.put("offered load", String.format(Locale.ROOT, "%.0f new orders/s, %.0f tickers/s (scale %s)",
+        boolean deploymentRate = tickers.source() == TickerSource.SERVICE && tickers.rate().isEmpty();
+        c.put("offered load", deploymentRate
+                ? String.format(Locale.ROOT, "%.0f new orders/s (scale %s); tickers at the deployment's own rate",
+                w.ordersPerSecond(), o.scale())
+                : String.format(Locale.ROOT, "%.0f new orders/s, %.0f tickers/s (scale %s)",
                 w.ordersPerSecond(), w.tickersPerSecond(), o.scale()));
         c.put("order mix", String.format(Locale.ROOT, "LIMIT %d %% (%d %% marketable), STOP %d %%, MARKET %d %%; buys and sells 50/50; GTC",
                 w.limitPercent(), w.marketablePercent(), w.stopPercent(), w.marketPercent()));
@@ -145,9 +152,19 @@ final class LoadRun {
         c.put("durations", "warm-up " + w.warmup().toSeconds() + " s"
                 + (w.ramp().isZero() ? "" : " (rates climbing from " + Math.round(Workload.RAMP_FROM * 100) + " % over the first "
                 + w.ramp().toSeconds() + " s)") + ", measured " + w.duration().toSeconds() + " s");
-        c.put("tickers", "published by the load generator at a constant rate, exchange time = intended publish time");
+        c.put("tickers", tickersCondition(tickers));
         c.putAll(extra);
         return c;
+    }
+
+    static String tickersCondition(Driver.Tickers tickers) {
+        if (tickers.source() == TickerSource.LOADGEN) {
+            return "published by the load generator at a constant rate (--tickers=loadgen), exchange time = intended publish time";
+        }
+        return (tickers.rate().isPresent()
+                ? "published by the demo's ticker service, its rate set by the load generator to follow the ramp"
+                : "published by the deployment's ticker service at its own rate")
+                + ", exchange time = scheduled publish time; the load generator learns the quotes from the ticker topics";
     }
 
     /**

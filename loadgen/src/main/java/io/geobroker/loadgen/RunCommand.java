@@ -3,7 +3,9 @@ package io.geobroker.loadgen;
 import io.geobroker.domain.SymbolDirectory;
 import io.geobroker.domain.Topics;
 import io.geobroker.domain.Topology;
+import io.geobroker.loadgen.driver.Driver;
 import io.geobroker.loadgen.driver.Target;
+import io.geobroker.loadgen.driver.TickerSource;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -61,7 +63,12 @@ public final class RunCommand implements Callable<Integer> {
         Topology topology = topology();
         Target target = Target.of(topology, brokers, kafka, adminToken(), new Topics(topicPrefix),
                 topologyFile != null ? "topology " + topologyFile : "regions " + brokers.keySet());
-        LoadRun.execute(target, options, readyTimeout, options.scenario().name().toLowerCase().replace('_', '-'), Map.of());
+        // The deployment's own ticker service publishes (its rate is the deployment's business), unless
+        // --tickers=loadgen asks the load generator to publish instead.
+        Driver.Tickers tickers = options.tickers() == TickerSource.LOADGEN
+                ? Driver.Tickers.publishedByLoadgen() : Driver.Tickers.fromDeployment();
+        LoadRun.execute(target, options, tickers, readyTimeout, options.scenario().name().toLowerCase().replace('_', '-'),
+                Map.of());
         return 0;
     }
 

@@ -1,5 +1,6 @@
 package io.geobroker.loadgen;
 
+import io.geobroker.loadgen.driver.TickerSource;
 import io.geobroker.loadgen.driver.Workload;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
@@ -104,6 +105,13 @@ public final class WorkloadOptions {
     @Option(names = "--no-progress", description = "No progress bar on stderr.")
     boolean noProgress;
 
+    @Option(names = "--tickers", defaultValue = "service", converter = TickerSourceConverter.class,
+            description = "service | loadgen: who publishes the tickers. service: the ticker service (the demo starts "
+                    + "one and sets its rate; run uses the deployment's), the load generator learns the quotes from the "
+                    + "ticker topics. loadgen: the load generator publishes them itself (to compare; with run, pause the "
+                    + "deployment's ticker service first). Default: ${DEFAULT-VALUE}.")
+    TickerSource tickers;
+
     public Scenario scenario() {
         return scenario;
     }
@@ -144,6 +152,30 @@ public final class WorkloadOptions {
 
     public double scale() {
         return scale;
+    }
+
+    public TickerSource tickers() {
+        return tickers;
+    }
+
+    public long seed() {
+        return seed;
+    }
+
+    public int symbolsPerExchange() {
+        return symbolsPerExchange;
+    }
+
+    /** Parses {@code service} and {@code loadgen}. */
+    public static final class TickerSourceConverter implements CommandLine.ITypeConverter<TickerSource> {
+        @Override
+        public TickerSource convert(String value) {
+            try {
+                return TickerSource.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
     }
 
     /** Parses {@code default}, {@code remote-dc}, {@code sweep}. */

@@ -68,6 +68,14 @@ class LoadgenCommandLineTest {
     }
 
     @Test
+    void an_unknown_ticker_source_is_bad_usage() {
+        assertThat(Loadgen.execute("run", "--tickers", "exchange", "--broker", "sydney=http://127.0.0.1:1")).isEqualTo(2);
+        assertThat(Loadgen.execute("demo", "--tickers=nobody")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("'exchange' is not a ticker source: service or loadgen")
+                .contains("'nobody' is not a ticker source");
+    }
+
+    @Test
     void a_ramp_longer_than_the_warm_up_is_refused_before_anything_starts() {
         int code = Loadgen.execute("run", "--warmup", "10s", "--ramp", "20s", "--broker", "sydney=http://127.0.0.1:1");
 

@@ -1,7 +1,9 @@
 package io.geobroker.loadgen.demo;
 
+import io.geobroker.domain.SymbolInfo;
 import io.geobroker.domain.Topics;
 import io.geobroker.domain.Topology;
+import io.geobroker.loadgen.driver.Driver;
 import io.geobroker.stack.LocalStack;
 import io.geobroker.stack.WanMode;
 import org.apache.kafka.clients.admin.Admin;
@@ -31,20 +33,37 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * The demo's deployment on this machine: the local stack (a Cassandra DC and a Kafka broker per
- * region, the emulated WAN where it can run), the topics, and one broker-service JVM per region
- * inside its region. {@link #close()} stops everything it started, in reverse order; it also runs
- * on Ctrl-C.
+ * region, the emulated WAN where it can run), the topics, one broker-service JVM per region inside
+ * its region and, unless the load generator publishes the tickers itself, one ticker-service JVM.
+ * {@link #close()} stops everything it started, in reverse order; it also runs on Ctrl-C.
  */
 public final class Demo implements AutoCloseable {
 
-    /** How the demo's services are set up. */
+    /** How the demo's services are set up; no {@code tickerService} when the load generator publishes the tickers. */
     public record Settings(Path root, Path workDir, String addressPrefix, WanMode wan, int nodesPerDc,
-                           int brokerHeapMb, List<String> brokerJvmOptions, boolean remoteDc, Duration startTimeout) {
+                           int brokerHeapMb, List<String> brokerJvmOptions, boolean remoteDc, Duration startTimeout,
+                           Optional<TickerService> tickerService) {
     }
+
+    /**
+     * The demo's ticker service: its heap and extra JVM options, and what it publishes — the symbols the
+     * load generator trades (the first {@code symbolsPerExchange} of each exchange) with the run's seed.
+     * It starts paused (rate 0); the load generator sets the rate as its run begins.
+     */
+    public record TickerService(int heapMb, List<String> jvmOptions, long seed, int symbolsPerExchange) {
+        public TickerService {
+            jvmOptions = List.copyOf(jvmOptions);
+        }
+    }
+
+    /** The ticker service's HTTP port (its default) on {@link #tickerAddress}. */
+    static final int TICKER_PORT = 8081;
 
     private final Settings settings;
     private final String adminToken;
     private final List<ServiceProcess> services = new ArrayList<>();
+    private final List<URI> healthChecks = new ArrayList<>();
+    private String tickerServiceUrl;
     private LocalStack stack;
     private Topology topology;
     private Thread shutdownHook;
@@ -65,13 +84,23 @@ public final class Demo implements AutoCloseable {
         return topology;
     }
 
+    /** The base URL of the demo's ticker service, once started; empty when the load generator publishes the tickers. */
+    public Optional<String> tickerServiceUrl() {
+        return Optional.ofNullable(tickerServiceUrl);
+    }
+
     public String wanStatus() {
         return stack == null ? "not started" : stack.wanStatus();
     }
 
-    /** Starts the stack, creates the topics and starts the brokers; returns when every broker is UP. */
+    /**
+     * Starts the stack, creates the topics, starts the brokers and the ticker service; returns when every
+     * one of them is UP.
+     */
     public Topology start() throws IOException, InterruptedException {
         Path brokerJar = bootJar(settings.root().resolve("broker-service").resolve("target"), "broker-service-");
+        Optional<Path> tickerJar = settings.tickerService().isEmpty() ? Optional.empty()
+                : Optional.of(bootJar(settings.root().resolve("ticker-service").resolve("target"), "ticker-service-", "-exec.jar"));
         shutdownHook = new Thread(this::close, "demo-shutdown");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         System.err.println("Starting the local stack (" + settings.nodesPerDc() + " Cassandra node(s) per DC, prefix "
@@ -109,11 +138,63 @@ public final class Demo implements AutoCloseable {
             ServiceProcess broker = ServiceProcess.start("broker " + region.name(), stack.inRegion(region.name(), pb),
                     services.resolve("broker-" + region.name() + ".log"));
             this.services.add(broker);
+            healthChecks.add(URI.create(region.brokerUrl() + "/actuator/health"));
             System.err.println("Started broker " + region.name() + " (pid " + broker.pid() + ", " + settings.brokerHeapMb()
                     + " MB heap) on " + region.brokerUrl() + (settings.remoteDc() ? " using the other region's DC" : ""));
         }
+        if (settings.tickerService().isPresent()) {
+            startTickerService(settings.tickerService().get(), tickerJar.orElseThrow(), services);
+        }
         awaitHealthy();
         return topology;
+    }
+
+    /**
+     * Starts the ticker service in the root namespace, which reaches every region's Kafka without the
+     * emulated WAN's delay — as the load generator's own publishing did, and as an exchange's feed sits
+     * next to its region — so that the WAN never counts in ticker-to-fill.
+     */
+    private void startTickerService(TickerService ticker, Path jar, Path services) throws IOException {
+        Path topologyFile = services.resolve("topology-ticker-service.properties");
+        topology.write(topologyFile);
+        String address = tickerAddress(settings.addressPrefix());
+        List<SymbolInfo> symbols = Driver.symbols(topology.regions().stream().map(Topology.RegionEndpoints::region).toList(),
+                ticker.symbolsPerExchange());
+        ProcessBuilder pb = new ProcessBuilder(tickerCommand(javaBinary(), ticker, jar, address, TICKER_PORT, symbols));
+        pb.environment().put("GEOBROKER_TOPOLOGY", topologyFile.toString());
+        pb.directory(services.toFile());
+        ServiceProcess process = ServiceProcess.start("ticker service", pb, services.resolve("ticker-service.log"));
+        this.services.add(process);
+        tickerServiceUrl = "http://" + address + ":" + TICKER_PORT;
+        healthChecks.add(URI.create(tickerServiceUrl + "/actuator/health"));
+        System.err.println("Started the ticker service (pid " + process.pid() + ", " + ticker.heapMb() + " MB heap) on "
+                + tickerServiceUrl + ", paused until the load starts; " + symbols.size() + " symbols, seed " + ticker.seed());
+    }
+
+    /** The ticker service's address: {@code <prefix>.0.200}, in the root namespace's part of the stack's prefix. */
+    static String tickerAddress(String addressPrefix) {
+        return addressPrefix + ".0.200";
+    }
+
+    /**
+     * The ticker service's command line: heap, G1, the extra JVM options, the jar, then its settings —
+     * its HTTP address, paused (rate 0), the run's seed and symbols, and no producer linger (the
+     * service's advice for latency runs at a few hundred tickers/s; the load generator's own producer
+     * did not linger either).
+     */
+    static List<String> tickerCommand(String java, TickerService ticker, Path jar, String address, int port,
+                                      List<SymbolInfo> symbols) {
+        List<String> command = new ArrayList<>(List.of(java, "-Xms" + ticker.heapMb() + "m", "-Xmx" + ticker.heapMb() + "m",
+                "-XX:+UseG1GC"));
+        command.addAll(ticker.jvmOptions());
+        command.addAll(List.of("-jar", jar.toString(),
+                "--server.address=" + address,
+                "--server.port=" + port,
+                "--rate=0",
+                "--seed=" + ticker.seed(),
+                "--symbols=" + String.join(",", symbols.stream().map(SymbolInfo::symbol).toList()),
+                "--geobroker.ticker.producer.linger-ms=0"));
+        return command;
     }
 
     /** The broker's command line: heap, G1, the extra JVM options in order, then the jar. */
@@ -152,7 +233,7 @@ public final class Demo implements AutoCloseable {
         long deadline = System.nanoTime() + settings.startTimeout().toNanos();
         for (int i = 0; i < services.size(); i++) {
             ServiceProcess service = services.get(i);
-            URI health = URI.create(topology.regions().get(i).brokerUrl() + "/actuator/health");
+            URI health = healthChecks.get(i);
             while (true) {
                 if (!service.alive()) {
                     throw new IllegalStateException(service.name() + " ended during start-up; last lines of " + service.log()
@@ -209,9 +290,14 @@ public final class Demo implements AutoCloseable {
 
     /** The newest Spring Boot jar of a module ({@code <prefix>*.jar}, not the plain one). */
     static Path bootJar(Path targetDir, String prefix) throws IOException {
+        return bootJar(targetDir, prefix, ".jar");
+    }
+
+    /** The newest Spring Boot jar of a module named {@code <prefix>*<suffix>} (e.g. {@code -exec.jar}), not the plain one. */
+    static Path bootJar(Path targetDir, String prefix, String suffix) throws IOException {
         Path newest = null;
         if (Files.isDirectory(targetDir)) {
-            try (DirectoryStream<Path> jars = Files.newDirectoryStream(targetDir, prefix + "*.jar")) {
+            try (DirectoryStream<Path> jars = Files.newDirectoryStream(targetDir, prefix + "*" + suffix)) {
                 for (Path jar : jars) {
                     String name = jar.getFileName().toString();
                     if (name.endsWith("-plain.jar") || name.endsWith("-sources.jar") || name.endsWith("-tests.jar")) {
@@ -224,7 +310,7 @@ public final class Demo implements AutoCloseable {
             }
         }
         if (newest == null) {
-            throw new IllegalStateException("no " + prefix + "*.jar in " + targetDir
+            throw new IllegalStateException("no " + prefix + "*" + suffix + " in " + targetDir
                     + ": build it first (./mvnw -q -B -ntp -DskipTests package, which ./geobroker does for you)");
         }
         return newest;

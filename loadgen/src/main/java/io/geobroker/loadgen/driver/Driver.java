@@ -3,6 +3,7 @@ package io.geobroker.loadgen.driver;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.geobroker.domain.Fill;
 import io.geobroker.domain.OrderType;
+import io.geobroker.domain.Region;
 import io.geobroker.domain.SymbolDirectory;
 import io.geobroker.domain.SymbolInfo;
 import io.geobroker.domain.Ticker;
@@ -54,16 +55,44 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Drives a deployment: checks it is ready, creates and funds the run's customers, then runs a
- * constant-rate open-loop workload (orders over REST, tickers to Kafka) for a warm-up plus a
- * measured phase, while reading every region's fills topic. Orders are timed from their intended
- * send time; tickers carry their intended publish time as exchange time, so a late load generator
- * shows up as latency instead of hiding it. Every loop is bounded in time.
+ * constant-rate open-loop workload (orders over REST) for a warm-up plus a measured phase, while
+ * reading every region's fills topic. Orders are timed from their intended send time.
+ *
+ * <p>Tickers come from the ticker service by default: the load generator consumes the exchanges'
+ * ticker topics to learn each symbol's quote (and to count the tickers of the measured phase) and,
+ * when it may ({@link Tickers#rate}), sets the service's rate so that it follows the warm-up ramp.
+ * With {@link TickerSource#LOADGEN} it publishes them itself. Either way a ticker's exchange time is
+ * its intended publish time, so a late publisher shows up as latency instead of hiding it. Every
+ * loop is bounded in time.
  */
 public final class Driver implements AutoCloseable {
 
     /** A customer of this run and the region it places its orders in. */
     public record Customer(String id, String token, Target.RegionTarget placesIn) {
     }
+
+    /**
+     * Where a run's tickers come from; for a ticker service whose rate the load generator controls
+     * (the demo's own), how to set it. Without one (a running deployment's service) the rate is left
+     * as the deployment has it.
+     */
+    public record Tickers(TickerSource source, Optional<TickerRateClient> rate) {
+
+        public static Tickers publishedByLoadgen() {
+            return new Tickers(TickerSource.LOADGEN, Optional.empty());
+        }
+
+        public static Tickers fromService(TickerRateClient rate) {
+            return new Tickers(TickerSource.SERVICE, Optional.of(rate));
+        }
+
+        public static Tickers fromDeployment() {
+            return new Tickers(TickerSource.SERVICE, Optional.empty());
+        }
+    }
+
+    /** How often the rate of the ticker service is set while it follows the ramp. */
+    static final Duration RATE_STEP = Duration.ofMillis(500);
 
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(3);
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
@@ -78,11 +107,14 @@ public final class Driver implements AutoCloseable {
     private final Map<String, BrokerClient> brokers = new LinkedHashMap<>();
     private final ProgressBar progress;
     private final String runId;
+    private final Tickers tickerSource;
+    private final AtomicBoolean rateFailureReported = new AtomicBoolean();
 
-    public Driver(Target target, ProgressBar progress, String runId) {
+    public Driver(Target target, ProgressBar progress, String runId, Tickers tickerSource) {
         this.target = target;
         this.progress = progress;
         this.runId = runId;
+        this.tickerSource = tickerSource;
         for (Target.RegionTarget r : target.regions()) {
             brokers.put(r.name(), new BrokerClient(r.name(), r.brokerUrl(), CONNECT_TIMEOUT, REQUEST_TIMEOUT, httpExecutor));
         }
@@ -90,9 +122,15 @@ public final class Driver implements AutoCloseable {
 
     /** The symbols a run trades: the first {@code perExchange} of every exchange the target's regions own. */
     public List<SymbolInfo> symbols(int perExchange) {
+        return symbols(target.regions().stream().map(Target.RegionTarget::region).toList(), perExchange);
+    }
+
+    /** The symbols a run trades in these regions: the first {@code perExchange} of each of their exchanges. */
+    public static List<SymbolInfo> symbols(List<Region> regions, int perExchange) {
+        SymbolDirectory directory = SymbolDirectory.standard();
         List<SymbolInfo> symbols = new ArrayList<>();
-        for (Target.RegionTarget r : target.regions()) {
-            for (String exchange : r.region().exchanges()) {
+        for (Region r : regions) {
+            for (String exchange : r.exchanges()) {
                 symbols.addAll(directory.symbolsOf(exchange).stream().limit(perExchange).toList());
             }
         }
@@ -280,15 +318,29 @@ public final class Driver implements AutoCloseable {
                 threads.add(start("loadgen-fills-" + r.name(), () -> watchFills(consumer, r, metrics, stop,
                         measureStartWallMicros, measureEndWallMicros, liveFills)));
             }
-            Map<String, KafkaProducer<String, byte[]>> producers = new HashMap<>();
-            for (Target.RegionTarget r : target.regions()) {
-                KafkaProducer<String, byte[]> producer = tickerProducer(r);
-                closeables.add(0, producer);
-                producers.put(r.name(), producer);
-            }
             SplittableRandom tickerRandom = seedRandom.split();
-            threads.add(start("loadgen-tickers", () -> publishTickers(tickers, market, producers, metrics, stop,
-                    tickerRandom, wallMicrosAtStart, startNanos, measureStartNanos, measureEndNanos, liveErrors)));
+            if (tickerSource.source() == TickerSource.LOADGEN) {
+                Map<String, KafkaProducer<String, byte[]>> producers = new HashMap<>();
+                for (Target.RegionTarget r : target.regions()) {
+                    KafkaProducer<String, byte[]> producer = tickerProducer(r);
+                    closeables.add(0, producer);
+                    producers.put(r.name(), producer);
+                }
+                threads.add(start("loadgen-tickers", () -> publishTickers(tickers, market, producers, metrics, stop,
+                        tickerRandom, wallMicrosAtStart, startNanos, measureStartNanos, measureEndNanos, liveErrors)));
+            } else {
+                for (Target.RegionTarget r : target.regions()) {
+                    if (r.region().exchanges().isEmpty()) {
+                        continue;
+                    }
+                    KafkaConsumer<String, byte[]> consumer = tickerConsumer(r);
+                    closeables.add(consumer);
+                    threads.add(start("loadgen-tickers-" + r.name(), () -> watchTickers(consumer, r, market, metrics, stop,
+                            measureStartWallMicros, measureEndWallMicros)));
+                }
+                tickerSource.rate().ifPresent(rate -> threads.add(start("loadgen-ticker-rate",
+                        () -> followRamp(rate, tickers, stop, liveErrors))));
+            }
             SplittableRandom orderRandom = seedRandom.split();
             Map<String, ConcurrencyGate<OrderTask>> gates = new LinkedHashMap<>();
             Map<String, LongAdder> measuredInFlight = new HashMap<>();
@@ -385,6 +437,8 @@ public final class Driver implements AutoCloseable {
             for (Thread t : threads) {
                 t.join(5_000);
             }
+            // Pause the demo's ticker service between runs (sweep steps) and after the last one.
+            tickerSource.rate().ifPresent(rate -> setRate(rate, 0, null));
             for (AutoCloseable c : closeables) {
                 try {
                     c.close();
@@ -429,6 +483,96 @@ public final class Driver implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /**
+     * Sets the ticker service's rate to follow the tickers' ramped schedule: every {@link #RATE_STEP}
+     * during the ramp, the rate of the middle of the coming step; the full rate once the ramp is over
+     * (then the thread ends). The service stamps each ticker with its own scheduled time, so ticker
+     * timing stays free of coordinated omission; only the rate comes from here.
+     */
+    private void followRamp(TickerRateClient rate, RampedSchedule schedule, AtomicBoolean stop, LongAdder liveErrors) {
+        long step = RATE_STEP.toNanos();
+        long rampEnd = schedule.startNanos() + schedule.rampNanos();
+        for (long at = schedule.startNanos(); !stop.get(); at += step) {
+            waitUntil(at, stop);
+            if (stop.get()) {
+                return;
+            }
+            boolean last = at >= rampEnd;
+            setRate(rate, last ? schedule.ratePerSecond() : schedule.rateAt(at + step / 2), liveErrors);
+            if (last) {
+                return;
+            }
+        }
+    }
+
+    private void setRate(TickerRateClient rate, double perSecond, LongAdder liveErrors) {
+        try {
+            rate.set(perSecond);
+        } catch (IOException e) {
+            if (liveErrors != null) {
+                liveErrors.increment();
+            }
+            if (rateFailureReported.compareAndSet(false, true)) {
+                System.err.println(System.lineSeparator() + "loadgen: could not set the ticker service's rate ("
+                        + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Reads the tickers of the region's exchanges: each one sets its symbol's quote (orders are priced
+     * near it), and those stamped in the measured phase are counted as the region's tickers.
+     */
+    private void watchTickers(KafkaConsumer<String, byte[]> consumer, Target.RegionTarget region, MarketModel market,
+                              Metrics metrics, AtomicBoolean stop, long measureStartWallMicros, long measureEndWallMicros) {
+        while (!stop.get()) {
+            for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(100))) {
+                Ticker ticker;
+                try {
+                    ticker = WireFormat.decodeTicker(record.value(), directory);
+                } catch (WireFormat.InvalidMessageException e) {
+                    metrics.count("tickers.undecodable/" + region.name(), 1);
+                    continue;
+                }
+                market.observe(ticker.symbol(), ticker.price(), ticker.sequence());
+                if (measuredTicker(ticker.exchangeTimeMicros(), measureStartWallMicros, measureEndWallMicros)) {
+                    metrics.count(RunReport.TICKERS + "/" + region.name(), 1);
+                }
+            }
+        }
+    }
+
+    /** A consumer of the region's exchanges' ticker topics, from their current end. */
+    private KafkaConsumer<String, byte[]> tickerConsumer(Target.RegionTarget r) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, r.kafkaBootstrap());
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
+        p.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000);
+        p.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+        p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 20);
+        KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
+        List<TopicPartition> assigned = new ArrayList<>();
+        for (String exchange : r.region().exchanges()) {
+            String topic = target.topics().tickers(exchange);
+            List<PartitionInfo> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(15));
+            if (partitions == null || partitions.isEmpty()) {
+                consumer.close();
+                throw new IllegalStateException("topic " + topic + " does not exist on the Kafka of region " + r.name()
+                        + " (" + r.kafkaBootstrap() + "): is the topic prefix right?");
+            }
+            partitions.forEach(i -> assigned.add(new TopicPartition(i.topic(), i.partition())));
+        }
+        consumer.assign(assigned);
+        consumer.seekToEnd(assigned);
+        for (TopicPartition tp : assigned) {
+            consumer.position(tp, Duration.ofSeconds(15));
+        }
+        return consumer;
     }
 
     /** An order waiting for a free slot towards its region's broker. */

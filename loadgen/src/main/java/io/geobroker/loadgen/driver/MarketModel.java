@@ -4,14 +4,18 @@ import io.geobroker.domain.OrderType;
 import io.geobroker.domain.Side;
 import io.geobroker.domain.SymbolInfo;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * The load generator's view of the market: the symbols it trades, each one's current price (a
- * bounded random walk of whole ticks, advanced by every ticker it publishes), and how an order's
- * prices are chosen near that quote. A "marketable" limit order is priced 0..2 ticks through the
+ * The load generator's view of the market: the symbols it trades, each one's current price, and
+ * how an order's prices are chosen near that quote. The price is either the last ticker consumed
+ * from the exchanges' ticker topics ({@link #observe}, when the ticker service publishes) or a
+ * bounded random walk of whole ticks advanced by every ticker the load generator publishes itself
+ * ({@link #nextTicker}). A "marketable" limit order is priced 0..2 ticks through the
  * quote, so the next ticker fills it; the others rest 3..40 ticks away. Stop orders trigger 0..2
  * ticks from the quote. Thread-safe.
  */
@@ -29,6 +33,8 @@ public final class MarketModel {
     private final List<SymbolInfo> symbols;
     private final AtomicLongArray prices;
     private final AtomicLongArray sequences;
+    private final AtomicLongArray observedSequences;
+    private final Map<String, Integer> indexOfSymbol = new HashMap<>();
     private final long sequenceBase;
 
     public MarketModel(List<SymbolInfo> symbols, long sequenceBase) {
@@ -38,9 +44,34 @@ public final class MarketModel {
         this.symbols = List.copyOf(symbols);
         this.prices = new AtomicLongArray(symbols.size());
         this.sequences = new AtomicLongArray(symbols.size());
+        this.observedSequences = new AtomicLongArray(symbols.size());
         this.sequenceBase = sequenceBase;
         for (int i = 0; i < symbols.size(); i++) {
             prices.set(i, symbols.get(i).startPrice());
+            observedSequences.set(i, Long.MIN_VALUE);
+            indexOfSymbol.put(symbols.get(i).symbol(), i);
+        }
+    }
+
+    /**
+     * Takes a consumed ticker's price as the symbol's quote, unless the symbol is not traded here or
+     * a ticker with the same or a later sequence was already seen (a redelivery, or the topic read
+     * out of order). Returns whether the quote was taken.
+     */
+    public boolean observe(String symbol, long price, long sequence) {
+        Integer i = indexOfSymbol.get(symbol);
+        if (i == null || price <= 0) {
+            return false;
+        }
+        while (true) {
+            long last = observedSequences.get(i);
+            if (sequence <= last) {
+                return false;
+            }
+            if (observedSequences.compareAndSet(i, last, sequence)) {
+                prices.set(i, price);
+                return true;
+            }
         }
     }
 

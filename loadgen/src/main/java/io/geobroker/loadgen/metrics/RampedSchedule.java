@@ -57,6 +57,19 @@ public record RampedSchedule(long startNanos, double ratePerSecond, long rampNan
         return startNanos + Math.min(rampNanos, Math.round(seconds * 1e9));
     }
 
+    /**
+     * The intended rate per second at {@code nanos}: {@code fromFraction × rate} climbing linearly
+     * to {@code rate} over the ramp, {@code rate} after it (and before the start, the ramp's first rate).
+     * For a publisher that is told a rate instead of being handed each operation's time.
+     */
+    public double rateAt(long nanos) {
+        if (rampNanos == 0 || nanos >= startNanos + rampNanos) {
+            return ratePerSecond;
+        }
+        double progress = Math.max(0, nanos - startNanos) / (double) rampNanos;
+        return ratePerSecond * (fromFraction + (1 - fromFraction) * progress);
+    }
+
     public long endNanos() {
         return steady.endNanos();
     }

@@ -1,7 +1,9 @@
 package io.geobroker.loadgen.demo;
 
 import io.geobroker.domain.SymbolDirectory;
+import io.geobroker.domain.SymbolInfo;
 import io.geobroker.domain.Topology;
+import io.geobroker.loadgen.driver.Driver;
 import io.geobroker.stack.WanMode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -10,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -51,9 +54,36 @@ class DemoTest {
     }
 
     @Test
+    void the_ticker_services_runnable_jar_is_the_exec_one(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("ticker-service-0.1.0-SNAPSHOT.jar"), "");
+        Path exec = Files.writeString(dir.resolve("ticker-service-0.1.0-SNAPSHOT-exec.jar"), "");
+
+        assertThat(Demo.bootJar(dir, "ticker-service-", "-exec.jar")).isEqualTo(exec);
+        assertThatThrownBy(() -> Demo.bootJar(dir.resolve("none"), "ticker-service-", "-exec.jar"))
+                .hasMessageContaining("no ticker-service-*-exec.jar in");
+    }
+
+    @Test
+    void ticker_command_starts_the_service_paused_with_the_runs_seed_and_symbols_on_its_own_address() {
+        Demo.TickerService ticker = new Demo.TickerService(256, List.of("-XX:TieredStopAtLevel=1"), 7, 2);
+        List<SymbolInfo> symbols = Driver.symbols(twoRegions().regions().stream().map(Topology.RegionEndpoints::region).toList(), 2);
+        String expectedSymbols = String.join(",", symbols.stream().map(SymbolInfo::symbol).toList());
+
+        assertThat(symbols).hasSize(6);
+        assertThat(Demo.tickerAddress("127.40")).isEqualTo("127.40.0.200");
+        assertThat(Demo.tickerCommand("java", ticker, Path.of("t.jar"), "127.40.0.200", 8081, symbols)).containsExactly(
+                "java", "-Xms256m", "-Xmx256m", "-XX:+UseG1GC", "-XX:TieredStopAtLevel=1", "-jar", "t.jar",
+                "--server.address=127.40.0.200", "--server.port=8081", "--rate=0", "--seed=7",
+                "--symbols=" + expectedSymbols, "--geobroker.ticker.producer.linger-ms=0");
+        assertThat(expectedSymbols.split(",")).startsWith(
+                SymbolDirectory.standard().symbolsOf("ASX").get(0).symbol(), SymbolDirectory.standard().symbolsOf("ASX").get(1).symbol(),
+                SymbolDirectory.standard().symbolsOf("NYSE").get(0).symbol());
+    }
+
+    @Test
     void broker_command_puts_the_extra_jvm_options_before_the_jar() {
         Demo.Settings settings = new Demo.Settings(Path.of("."), Path.of(".demo"), "127.40", WanMode.OFF, 1, 384,
-                List.of("-XX:TieredStopAtLevel=1", "-Xss512k"), false, Duration.ofSeconds(1));
+                List.of("-XX:TieredStopAtLevel=1", "-Xss512k"), false, Duration.ofSeconds(1), Optional.empty());
 
         assertThat(Demo.brokerCommand("java", settings, Path.of("b.jar")))
                 .containsExactly("java", "-Xms384m", "-Xmx384m", "-XX:+UseG1GC", "-XX:TieredStopAtLevel=1", "-Xss512k", "-jar", "b.jar");

@@ -44,6 +44,38 @@ class MarketModelTest {
     }
 
     @Test
+    void a_consumed_ticker_becomes_the_quote_that_orders_are_priced_near() {
+        long quote = aapl.startPrice() + 37 * aapl.tickSize();
+
+        assertThat(market.observe("AAPL", quote, 5)).isTrue();
+
+        assertThat(market.price(0)).isEqualTo(quote);
+        for (int i = 0; i < 200; i++) {
+            MarketModel.OrderIntent o = market.nextOrder(0, OrderType.LIMIT, 100, random);
+            long signed = o.side() == Side.BUY ? o.limitPrice() - quote : quote - o.limitPrice();
+            assertThat(signed).isBetween(0L, 2L);
+        }
+    }
+
+    @Test
+    void an_older_or_repeated_ticker_does_not_move_the_quote_back() {
+        market.observe("AAPL", 20_000, 10);
+
+        assertThat(market.observe("AAPL", 19_000, 9)).isFalse();
+        assertThat(market.observe("AAPL", 19_500, 10)).isFalse();
+        assertThat(market.price(0)).isEqualTo(20_000);
+        assertThat(market.observe("AAPL", 20_100, 11)).isTrue();
+        assertThat(market.price(0)).isEqualTo(20_100);
+    }
+
+    @Test
+    void tickers_of_symbols_not_traded_or_without_a_price_are_ignored() {
+        assertThat(market.observe("MSFT", 41_000, 1)).isFalse();
+        assertThat(market.observe("AAPL", 0, 1)).isFalse();
+        assertThat(market.price(0)).isEqualTo(aapl.startPrice());
+    }
+
+    @Test
     void orders_carry_only_the_prices_their_type_needs() {
         for (OrderType type : OrderType.values()) {
             MarketModel.OrderIntent o = market.nextOrder(0, type, 50, random);

@@ -37,6 +37,18 @@ class RampedScheduleTest {
     }
 
     @Test
+    void the_rate_at_a_time_climbs_linearly_over_the_ramp_then_stays_full() {
+        RampedSchedule s = RampedSchedule.of(2 * SECOND, 600, 30 * SECOND, 0.1, 90 * SECOND);
+
+        assertThat(s.rateAt(0)).isCloseTo(60, org.assertj.core.api.Assertions.within(1e-9));
+        assertThat(s.rateAt(2 * SECOND)).isCloseTo(60, org.assertj.core.api.Assertions.within(1e-9));
+        assertThat(s.rateAt(17 * SECOND)).isCloseTo(330, org.assertj.core.api.Assertions.within(1e-9));
+        assertThat(s.rateAt(32 * SECOND)).isEqualTo(600);
+        assertThat(s.rateAt(80 * SECOND)).isEqualTo(600);
+        assertThat(RampedSchedule.of(0, 600, 0, 0.1, 10 * SECOND).rateAt(0)).isEqualTo(600);
+    }
+
+    @Test
     void operations_due_by_the_middle_of_the_ramp_follow_the_linear_rate() {
         RampedSchedule s = RampedSchedule.of(0, 100, 10 * SECOND, 0.1, 10 * SECOND);
         // by t = 5 s: 10 × 5 + 90 × 25 / 20 = 162.5 operations
