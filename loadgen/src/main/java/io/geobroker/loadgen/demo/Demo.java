@@ -22,6 +22,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
@@ -228,33 +229,45 @@ public final class Demo implements AutoCloseable {
         throw new IllegalArgumentException("no region " + regionName + " in the topology");
     }
 
+    /**
+     * Waits until every service started answers UP, checking all of them in each round, so that one
+     * that dies (a bad option, a port in use) is reported at once rather than after the others are up.
+     */
     private void awaitHealthy() throws InterruptedException {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         long deadline = System.nanoTime() + settings.startTimeout().toNanos();
+        List<Integer> waiting = new ArrayList<>();
         for (int i = 0; i < services.size(); i++) {
-            ServiceProcess service = services.get(i);
-            URI health = healthChecks.get(i);
-            while (true) {
+            waiting.add(i);
+        }
+        while (!waiting.isEmpty()) {
+            for (Iterator<Integer> it = waiting.iterator(); it.hasNext(); ) {
+                int i = it.next();
+                ServiceProcess service = services.get(i);
                 if (!service.alive()) {
                     throw new IllegalStateException(service.name() + " ended during start-up; last lines of " + service.log()
                             + ":\n" + service.tail(15));
                 }
                 try {
-                    HttpResponse<String> r = http.send(HttpRequest.newBuilder(health).timeout(Duration.ofSeconds(2)).GET().build(),
-                            HttpResponse.BodyHandlers.ofString());
+                    HttpResponse<String> r = http.send(HttpRequest.newBuilder(healthChecks.get(i)).timeout(Duration.ofSeconds(2))
+                            .GET().build(), HttpResponse.BodyHandlers.ofString());
                     if (r.statusCode() == 200 && r.body().contains("\"UP\"")) {
                         System.err.println(service.name() + " is UP");
-                        break;
+                        it.remove();
                     }
                 } catch (IOException e) {
                     // not listening yet
                 }
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException(service.name() + " was not healthy after " + settings.startTimeout().toSeconds()
-                            + " s; last lines of " + service.log() + ":\n" + service.tail(15));
-                }
-                Thread.sleep(500);
             }
+            if (waiting.isEmpty()) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                ServiceProcess late = services.get(waiting.get(0));
+                throw new IllegalStateException(late.name() + " was not healthy after " + settings.startTimeout().toSeconds()
+                        + " s; last lines of " + late.log() + ":\n" + late.tail(15));
+            }
+            Thread.sleep(500);
         }
     }
 
