@@ -46,9 +46,9 @@ import static org.awaitility.Awaitility.await;
  * <p>Orders are placed through REST by concurrent callers in rounds, each round then filled by
  * tickers of {@code PER_TICKER} shares. CI runs 300 fills in one round, 7 per ticker; larger runs
  * place one ticker's worth per round, so the broker never holds more than a round in memory and a
- * round's fills are one engine group. {@code -Dgeobroker.it.tombstone-fills=300000} (run once for
- * the README: 18 minutes on the shared build machine) or {@code =1000000} runs the same check at
- * that size, 2 000 fills per ticker unless {@code -Dgeobroker.it.tombstone-fills-per-ticker} says
+ * round's fills are one engine group. {@code -Dgeobroker.it.tombstone-fills=1000000} (run once for
+ * the README: 19 minutes on the shared build machine) runs the same check at that size, 2 000 fills
+ * per ticker unless {@code -Dgeobroker.it.tombstone-fills-per-ticker} says
  * otherwise.
  */
 @WithLocalStack
