@@ -84,7 +84,7 @@ public record BrokerProperties(
     public record CrossRegion(
             /* How often the home broker reads the tail of its order inbox. Shorter makes an order
                placed elsewhere matchable sooner (replication + half this), at one small read each. */
-            @DefaultValue("20ms") Duration inboxPollInterval,
+            @DefaultValue("250ms") Duration inboxPollInterval,
             /* How far behind "now" each tail read starts, so rows that replicate out of placement
                order (different regions, different delays) are still seen: above the largest one-way
                delay between regions. */

@@ -24,9 +24,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 
 /**
- * Publishes fills to the region's fills topic (keyed by order id) with an idempotent producer and
- * waits until Kafka has them: the engine commits ticker offsets only after that, so a fill is
- * either acknowledged or published again after a restart (same fill id; consumers drop repeats).
+ * Publishes fills to the region's fills topic (keyed by order id) with an idempotent producer; the
+ * engine waits until Kafka has them before it commits the group's ticker offsets or lets a later
+ * group's fills of the same symbol count as the last ones, so a fill is either acknowledged or
+ * published again after a restart (same fill id; consumers drop repeats).
  */
 @Component
 public class FillPublisher implements DisposableBean {
@@ -51,27 +52,51 @@ public class FillPublisher implements DisposableBean {
 
     /** Sends every fill and returns once Kafka acknowledged all of them, sending again what failed. */
     public void publish(List<Fill> fills) {
-        List<Fill> todo = fills;
-        while (!todo.isEmpty()) {
-            List<Future<RecordMetadata>> sent = new ArrayList<>(todo.size());
+        send(fills).await();
+    }
+
+    /** Sends every fill without waiting; {@link Sent#await} waits for Kafka's acknowledgements. */
+    public Sent send(List<Fill> fills) {
+        return new Sent(fills);
+    }
+
+    /** Fills handed to the producer, whose acknowledgements have not been awaited yet. */
+    public final class Sent {
+
+        private List<Fill> fills;
+        private List<Future<RecordMetadata>> acks;
+
+        private Sent(List<Fill> fills) {
+            start(fills);
+        }
+
+        private void start(List<Fill> todo) {
+            fills = todo;
+            acks = new ArrayList<>(todo.size());
             for (Fill fill : todo) {
-                sent.add(producer.send(new ProducerRecord<>(topic, fill.orderId(), WireFormat.encode(fill))));
+                acks.add(producer.send(new ProducerRecord<>(topic, fill.orderId(), WireFormat.encode(fill))));
             }
-            List<Fill> failed = new ArrayList<>();
-            for (int i = 0; i < sent.size(); i++) {
-                try {
-                    sent.get(i).get();
-                } catch (ExecutionException e) {
-                    failed.add(todo.get(i));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException("interrupted while publishing fills", e);
+        }
+
+        /** Returns once Kafka acknowledged every fill, sending again what failed. */
+        public void await() {
+            while (!fills.isEmpty()) {
+                List<Fill> failed = new ArrayList<>();
+                for (int i = 0; i < acks.size(); i++) {
+                    try {
+                        acks.get(i).get();
+                    } catch (ExecutionException e) {
+                        failed.add(fills.get(i));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IllegalStateException("interrupted while publishing fills", e);
+                    }
                 }
+                if (!failed.isEmpty()) {
+                    log.warn("{} fill(s) not acknowledged by Kafka; sending them again", failed.size());
+                }
+                start(failed);
             }
-            if (!failed.isEmpty()) {
-                log.warn("{} fill(s) not acknowledged by Kafka; sending them again", failed.size());
-            }
-            todo = failed;
         }
     }
 

@@ -105,6 +105,7 @@ public class Engine implements SmartLifecycle {
     private final Timer matchTimer;
     private final Timer persistTimer;
     private final Timer publishTimer;
+    private InFlight inFlight;
     private final Counter replays;
     private final Counter oversizedGroups;
     private final Timer inboxLag;
@@ -292,7 +293,14 @@ public class Engine implements SmartLifecycle {
             recover();
             ready.countDown();
             while (running) {
-                Command first = queue.poll(config.expiryInterval().toMillis(), TimeUnit.MILLISECONDS);
+                Command first = queue.poll();
+                if (first == null && inFlight != null) {
+                    awaitInFlight();
+                    continue;
+                }
+                if (first == null) {
+                    first = queue.poll(config.expiryInterval().toMillis(), TimeUnit.MILLISECONDS);
+                }
                 if (first != null) {
                     long start = System.nanoTime();
                     apply(first);
@@ -812,7 +820,7 @@ public class Engine implements SmartLifecycle {
     private void commit() {
         long timestamp = group.timestampMicros();
         List<BoundStatement> statements = new ArrayList<>();
-        Set<SymbolState> rolls = new LinkedHashSet<>();
+        Map<SymbolState, Integer> moved = moveBeforeTombstonesPileUp();
         for (OrderState o : group.orders.values()) {
             statements.addAll(store.order(o));
             o.rowWritten = true;
@@ -823,17 +831,21 @@ public class Engine implements SmartLifecycle {
                     o.persistedGeneration = s.generation;
                 }
             } else if (o.persistedGeneration >= 0) {
-                statements.add(store.deleteOpenOrder(o.symbol, o.persistedGeneration, o.id));
+                Integer dropped = moved.get(s);
+                if (dropped == null || o.persistedGeneration != dropped) {
+                    statements.add(store.deleteOpenOrder(o.symbol, o.persistedGeneration, o.id));
+                }
                 if (o.persistedGeneration == s.generation) {
                     s.deletions++;
                     group.symbols.add(s);
-                    if (s.deletions >= config.deletionsPerGeneration()) {
-                        rolls.add(s);
-                    }
                 }
                 o.persistedGeneration = -1;
             }
         }
+        moved.forEach((s, dropped) -> {
+            statements.add(store.deleteOpenPartition(s.symbol(), dropped));
+            group.symbols.add(s);
+        });
         for (CashAccount c : group.cash) {
             statements.add(store.cash(c));
         }
@@ -847,7 +859,8 @@ public class Engine implements SmartLifecycle {
         for (EngineStore.FillRow f : group.fills) {
             statements.add(store.fill(f));
         }
-        group.fillSymbols.forEach((s, first) -> s.lastGroupFirstSequence = first);
+        group.fillSymbols.forEach((s, first) -> s.lastGroupFirstSequence =
+                inFlight != null && inFlight.firstSequences().containsKey(s) ? inFlight.firstSequences().get(s) : first);
         List<BoundStatement> progress = new ArrayList<>();
         for (SymbolState s : group.symbols) {
             progress.add(store.symbolState(s));
@@ -861,28 +874,45 @@ public class Engine implements SmartLifecycle {
         long durableMicros = durable.getEpochSecond() * 1_000_000 + durable.getNano() / 1_000;
         group.durableMicros = durableMicros;
 
-        long publishStart = System.nanoTime();
         List<Fill> fills = new ArrayList<>(group.fills.size());
         for (EngineStore.FillRow f : group.fills) {
             fills.add(EngineStore.toFill(f, symbols.get(f.symbol()).info.exchange(), region, durableMicros));
             tickerToFill.record(Math.max(0, durableMicros - f.tickerExchangeTimeMicros()), TimeUnit.MICROSECONDS);
         }
-        publisher.publish(fills);
-        publishTimer.record(System.nanoTime() - publishStart, TimeUnit.NANOSECONDS);
-
         for (Runnable completion : group.completions) {
             completion.run();
         }
-        for (Command.TickerReceived t : group.offsets) {
-            offsets.done(t.topic(), t.partition(), t.offset() + 1);
-        }
-        for (Command.Skipped t : group.skipped) {
-            offsets.done(t.topic(), t.partition(), t.offset() + 1);
-        }
+        awaitInFlight();
+        inFlight = new InFlight(publisher.send(fills), new HashMap<>(group.fillSymbols), new ArrayList<>(group.offsets),
+                new ArrayList<>(group.skipped));
         group.clear();
-        for (SymbolState s : rolls) {
-            roll(s);
+    }
+
+    /**
+     * Waits until Kafka has the fills of the group before, then lets its ticker offsets be
+     * committed. The wait overlaps the next group's matching and batch; only one group's fills are
+     * ever unacknowledged, and {@link #commit} keeps pointing a symbol's {@code last_group_first_sequence}
+     * at them until they are, so a restart publishes them again.
+     */
+    private void awaitInFlight() {
+        if (inFlight == null) {
+            return;
         }
+        long start = System.nanoTime();
+        inFlight.fills().await();
+        publishTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+        for (Command.TickerReceived t : inFlight.offsets()) {
+            offsets.done(t.topic(), t.partition(), t.offset() + 1);
+        }
+        for (Command.Skipped t : inFlight.skipped()) {
+            offsets.done(t.topic(), t.partition(), t.offset() + 1);
+        }
+        inFlight = null;
+    }
+
+    /** A durable group whose fills Kafka has not acknowledged yet, with what waits on them. */
+    private record InFlight(FillPublisher.Sent fills, Map<SymbolState, Long> firstSequences,
+                            List<Command.TickerReceived> offsets, List<Command.Skipped> skipped) {
     }
 
     /**
@@ -990,12 +1020,39 @@ public class Engine implements SmartLifecycle {
     }
 
     /**
-     * Moves a symbol's resting orders to a fresh open_orders partition so that reading them never
-     * crosses more than {@code deletionsPerGeneration} row tombstones: the new partition is cleared
-     * (one partition tombstone, in case an interrupted earlier move left rows there), the live orders
-     * are copied in, and then symbol_state switches to it in the same batch that drops the old one.
+     * Keeps every read of a symbol's open orders below {@code deletionsPerGeneration} row
+     * tombstones: a symbol whose current open_orders partition would reach that many deletions with
+     * this group moves to a fresh partition as part of the group, so a group that fills thousands of
+     * orders never leaves them as tombstones in the partition a restart reads.
+     *
+     * <p>Before the group is written, the next partition is cleared (one partition tombstone, in case
+     * an interrupted earlier move left rows there) and the orders resting after the group are copied
+     * in; nothing reads it yet. The group itself then switches symbol_state to it and drops the old
+     * partition whole, atomically with its fills: a crash before that leaves the old partition in use
+     * and the copy unused.
+     *
+     * @return the symbols moved, each with the generation the group drops
      */
-    private void roll(SymbolState s) {
+    private Map<SymbolState, Integer> moveBeforeTombstonesPileUp() {
+        Map<SymbolState, Integer> deletions = new HashMap<>();
+        for (OrderState o : group.orders.values()) {
+            SymbolState s = symbols.get(o.symbol);
+            boolean leaves = !(o.isLive() && o.status != OrderStatus.PENDING);
+            if (leaves && o.persistedGeneration >= 0 && o.persistedGeneration == s.generation) {
+                deletions.merge(s, 1, Integer::sum);
+            }
+        }
+        Map<SymbolState, Integer> moved = new HashMap<>();
+        deletions.forEach((s, count) -> {
+            if (s.deletions + count >= config.deletionsPerGeneration()) {
+                moved.put(s, s.generation);
+                copyToNextGeneration(s);
+            }
+        });
+        return moved;
+    }
+
+    private void copyToNextGeneration(SymbolState s) {
         int next = s.generation + 1;
         persistPartition(List.of(store.deleteOpenPartition(s.symbol(), next)), writeClock.next());
         List<BoundStatement> chunk = new ArrayList<>();
@@ -1009,14 +1066,12 @@ public class Engine implements SmartLifecycle {
         if (!chunk.isEmpty()) {
             persistPartition(chunk, writeClock.next());
         }
-        int previous = s.generation;
         s.generation = next;
         s.deletions = 0;
-        persist(List.of(store.symbolState(s), store.deleteOpenPartition(s.symbol(), previous)), writeClock.next());
         for (OrderState o : s.book.orders()) {
             o.persistedGeneration = next;
         }
-        log.debug("{} moved to open_orders generation {} with {} resting orders", s.symbol(), next, s.book.size());
+        log.debug("{} moves to open_orders generation {} with {} resting orders", s.symbol(), next, s.book.size());
     }
 
     private void persistPartition(List<BoundStatement> statements, long timestamp) {

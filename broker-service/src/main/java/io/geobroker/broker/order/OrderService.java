@@ -57,7 +57,8 @@ public class OrderService {
      * A customer's placement in this region. Symbols at home here go to the engine. For another
      * region's symbol, a market order is executed by the home region's broker now (one WAN round
      * trip) and a limit or stop order is stored PENDING in this DC for the home broker to take from
-     * its inbox once Cassandra has replicated it (202).
+     * its inbox once Cassandra has replicated it (202); the home broker is told at once, so it need not
+     * wait for its next inbox poll.
      */
     public Placed place(String customerId, PlaceOrderRequest request) {
         NewOrder order = validated(customerId, request, routing.localRegion());
@@ -72,7 +73,9 @@ public class OrderService {
             HomeRegion.Relayed relayed = homeRegion.placeMarket(order.homeRegion(), customerId, routing.localRegion(), request);
             return new Placed(relayed.status(), relayed.order());
         }
-        return new Placed(HttpStatus.ACCEPTED, OrderResponse.of(inbox.placePending(order, nextWriteMicros())));
+        OrderInbox.Pending pending = inbox.placePending(order, nextWriteMicros());
+        homeRegion.announce(pending.entry());
+        return new Placed(HttpStatus.ACCEPTED, OrderResponse.of(pending.order()));
     }
 
     /** A market order another region's broker forwarded here, the symbol's home. */

@@ -1,5 +1,7 @@
 package io.geobroker.broker.routing;
 
+import java.util.UUID;
+
 import io.geobroker.broker.order.Order;
 import io.geobroker.broker.order.PlaceOrderRequest;
 
@@ -24,5 +26,13 @@ public final class Forwarded {
      * write time of that row; null otherwise.
      */
     public record Cancel(String customerId, Order pending, long pendingWriteMicros) {
+    }
+
+    /**
+     * The key of the inbox row of an order just stored PENDING in {@code placedRegion}'s DC, sent to
+     * the home region so it reads the order at once instead of at its next inbox poll. Only a hint:
+     * one that is lost or arrives before the order row costs the poll interval, nothing more.
+     */
+    public record InboxRow(String homeRegion, long minute, UUID placedAt, UUID orderId, String placedRegion) {
     }
 }

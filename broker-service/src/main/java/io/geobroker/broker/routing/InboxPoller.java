@@ -12,14 +12,23 @@ import org.springframework.stereotype.Component;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
 
 /**
- * The home broker's discovery of orders placed in other regions: it reads its own inbox
- * partitions {@code (region, minute)} in the local DC and hands each new order to the engine. No
+ * The home broker's discovery of orders placed in other regions. The placing broker announces each
+ * order ({@link InboxController}); the poller reads that order from the local DC and hands it to the
+ * engine, trying again for {@code ANNOUNCED_RETRY_WINDOW} while the order row has not replicated yet.
+ * Announcements are only hints: the poller also reads its own inbox partitions
+ * {@code (region, minute)} in the local DC and hands each new order to the engine. No
  * read per ticker: the cost is one small range read every {@code inboxPollInterval} (the tail: rows
  * placed in the last {@code inboxTailMargin}, which covers rows replicating out of order) plus a
  * read of the not-yet-processed rows of the last {@code inboxSweepWindow} every
@@ -35,6 +44,8 @@ import java.util.UUID;
 public class InboxPoller implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(InboxPoller.class);
+    private static final long ANNOUNCED_RETRY_MILLIS = 20;
+    private static final long ANNOUNCED_RETRY_WINDOW_MILLIS = 2_000;
 
     private final OrderInbox inbox;
     private final Engine engine;
@@ -43,9 +54,13 @@ public class InboxPoller implements SmartLifecycle {
     private final boolean othersExist;
     /** Orders handed to the engine, with their placement time (pruned after the sweep window). */
     private final Map<UUID, Long> handed = new HashMap<>();
+    private final BlockingQueue<OrderInbox.Entry> announced = new ArrayBlockingQueue<>(10_000);
+    /** Announced rows whose order row had not reached this DC yet, with when to give up on them. */
+    private final Map<OrderInbox.Entry, Long> waiting = new LinkedHashMap<>();
     private volatile boolean running;
     private Thread thread;
     private long nextSweepMillis;
+    private long nextTailMillis;
 
     public InboxPoller(OrderInbox inbox, Engine engine, Region region, Topology topology, BrokerProperties properties) {
         this.inbox = inbox;
@@ -78,16 +93,58 @@ public class InboxPoller implements SmartLifecycle {
                         sweep(now);
                         nextSweepMillis = now + config.inboxSweepInterval().toMillis();
                     }
-                    tail(now);
+                    if (now >= nextTailMillis) {
+                        tail(now);
+                        nextTailMillis = now + config.inboxPollInterval().toMillis();
+                    }
+                    retryWaiting(now);
+                    awaitAnnouncements();
                 } catch (RuntimeException e) {
                     log.warn("reading the order inbox failed ({}); trying again", e.toString());
-                    Thread.sleep(Math.max(500, config.inboxPollInterval().toMillis()));
+                    Thread.sleep(500);
                 }
-                Thread.sleep(config.inboxPollInterval().toMillis());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * Queues an announced row for the poller thread; a full queue drops it (the tail or the sweep
+     * finds the order anyway).
+     */
+    public void announced(OrderInbox.Entry entry) {
+        if (!announced.offer(entry)) {
+            log.debug("announcement queue full: order {} is left to the inbox poll", entry.orderId());
+        }
+    }
+
+    /** Waits for announcements until the next tail or sweep is due (or a waiting row is retried) and takes them. */
+    private void awaitAnnouncements() throws InterruptedException {
+        long due = Math.min(nextTailMillis, nextSweepMillis);
+        if (!waiting.isEmpty()) {
+            due = Math.min(due, System.currentTimeMillis() + ANNOUNCED_RETRY_MILLIS);
+        }
+        OrderInbox.Entry first = announced.poll(Math.max(0, due - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
+        if (first == null) {
+            return;
+        }
+        List<OrderInbox.Entry> entries = new ArrayList<>();
+        entries.add(first);
+        announced.drainTo(entries);
+        long giveUp = System.currentTimeMillis() + ANNOUNCED_RETRY_WINDOW_MILLIS;
+        for (OrderInbox.Entry e : take(entries)) {
+            waiting.putIfAbsent(e, giveUp);
+        }
+    }
+
+    private void retryWaiting(long now) throws InterruptedException {
+        if (waiting.isEmpty()) {
+            return;
+        }
+        List<OrderInbox.Entry> entries = new ArrayList<>(waiting.keySet());
+        Set<OrderInbox.Entry> stillMissing = new HashSet<>(take(entries));
+        waiting.entrySet().removeIf(w -> !stillMissing.contains(w.getKey()) || w.getValue() < now);
     }
 
     /** Rows placed since {@code now - tailMargin}, in the one or two minute partitions that covers. */
@@ -115,21 +172,25 @@ public class InboxPoller implements SmartLifecycle {
         }
     }
 
-    private void take(List<OrderInbox.Entry> entries) throws InterruptedException {
+    /** Hands the rows' orders to the engine once; returns the rows whose order row has not arrived yet. */
+    private List<OrderInbox.Entry> take(List<OrderInbox.Entry> entries) throws InterruptedException {
         List<OrderInbox.Entry> fresh = new ArrayList<>();
         for (OrderInbox.Entry e : entries) {
             if (!e.processed() && !handed.containsKey(e.orderId())) {
                 fresh.add(e);
             }
         }
+        List<OrderInbox.Entry> missing = new ArrayList<>();
         for (OrderInbox.Entry e : fresh) {
             var stored = inbox.order(e.orderId());
             if (stored.isEmpty()) {
+                missing.add(e);
                 continue;
             }
             engine.accept(e, stored.get().order(), stored.get().statusWriteMicros());
             handed.put(e.orderId(), e.placedAtMillis());
         }
+        return missing;
     }
 
     @Override

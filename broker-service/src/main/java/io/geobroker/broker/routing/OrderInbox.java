@@ -41,6 +41,10 @@ public class OrderInbox {
     public record Stored(Order order, long statusWriteMicros) {
     }
 
+    /** A PENDING order as just stored, and the inbox row that tells its home region about it. */
+    public record Pending(Order order, Entry entry) {
+    }
+
     private final CqlSession session;
     private final PreparedStatement insertOrder;
     private final PreparedStatement insertByCustomer;
@@ -73,9 +77,9 @@ public class OrderInbox {
      * derived from the customer and client order id, so a repeat writes the same rows (and one more
      * inbox row, which the home broker recognises as an order it already has).
      *
-     * @return the order as stored
+     * @return the order as stored and its inbox row
      */
-    public Order placePending(NewOrder n, long writeMicros) {
+    public Pending placePending(NewOrder n, long writeMicros) {
         UUID placed = Uuids.timeBased();
         Instant placedAt = Instant.ofEpochMilli(Uuids.unixTimestamp(placed));
         BatchStatement batch = BatchStatement.newInstance(BatchType.LOGGED)
@@ -91,10 +95,12 @@ public class OrderInbox {
                 .setQueryTimestamp(writeMicros)
                 .setIdempotent(true);
         session.execute(batch);
-        return new Order(n.orderId(), n.customerId(), n.clientOrderId(), n.symbol().symbol(), n.symbol().exchange(),
+        Order order = new Order(n.orderId(), n.customerId(), n.clientOrderId(), n.symbol().symbol(), n.symbol().exchange(),
                 n.currency(), n.side(), n.type(), n.timeInForce(), n.allOrNone(), n.quantity(), n.limitPrice(),
                 n.stopPrice(), false, OrderStatus.PENDING, 0, 0, 0, null, null, placedAt, placedAt, n.homeRegion(),
                 n.placedRegion());
+        return new Pending(order, new Entry(n.homeRegion(), minuteOf(placedAt.toEpochMilli()), placed, n.orderId(),
+                n.placedRegion(), false));
     }
 
     /** Rows of one minute partition placed after {@code afterMillis} (the tail read). */

@@ -84,18 +84,8 @@ public class PeerClient implements SmartLifecycle {
 
     /** POSTs {@code body} as JSON to the region's broker and returns its answer, whatever its status. */
     public Answer post(String region, String path, Object body) {
-        URI base = peers.get(region);
-        if (base == null || token.isBlank()) {
-            throw new PeerUnavailableException(region, "no broker URL or peer token configured for it");
-        }
+        HttpRequest request = request(region, path, body);
         try {
-            HttpRequest request = HttpRequest.newBuilder(base.resolve(path))
-                    .timeout(config.peerRequestTimeout())
-                    .header("Content-Type", "application/json")
-                    .header("Accept", "application/json")
-                    .header("Authorization", "Bearer " + token)
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body)))
-                    .build();
             HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
             return new Answer(response.statusCode(), response.body(),
                     response.headers().firstValue("Content-Type").orElse("application/json"));
@@ -105,6 +95,41 @@ public class PeerClient implements SmartLifecycle {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new PeerUnavailableException(region, "interrupted");
+        }
+    }
+
+    /**
+     * POSTs {@code body} without waiting for the answer: for hints whose loss only costs time
+     * because something slower covers them. Failures and refusals are logged, never thrown.
+     */
+    public void tell(String region, String path, Object body) {
+        if (!canReach(region)) {
+            return;
+        }
+        http.sendAsync(request(region, path, body), HttpResponse.BodyHandlers.discarding()).whenComplete((response, e) -> {
+            if (e != null) {
+                log.debug("telling the broker of region {} ({}) failed: {}", region, path, e.toString());
+            } else if (response.statusCode() >= 300) {
+                log.warn("the broker of region {} answered {} to {}", region, response.statusCode(), path);
+            }
+        });
+    }
+
+    private HttpRequest request(String region, String path, Object body) {
+        URI base = peers.get(region);
+        if (base == null || token.isBlank()) {
+            throw new PeerUnavailableException(region, "no broker URL or peer token configured for it");
+        }
+        try {
+            return HttpRequest.newBuilder(base.resolve(path))
+                    .timeout(config.peerRequestTimeout())
+                    .header("Content-Type", "application/json")
+                    .header("Accept", "application/json")
+                    .header("Authorization", "Bearer " + token)
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body)))
+                    .build();
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot write the body of " + path, e);
         }
     }
 

@@ -53,6 +53,7 @@ class CrossRegionIT {
     private final Map<String, CqlSession> sessions = new HashMap<>();
     private final Map<String, Exchange> exchanges = new HashMap<>();
     private final String keyspace = "it_crossregion";
+    private final String peerToken = "peer-" + UUID.randomUUID();
     private final Topics topics = new Topics("CrossRegionIT." + UUID.randomUUID().toString().substring(0, 8) + ".");
 
     @BeforeAll
@@ -77,7 +78,6 @@ class CrossRegionIT {
         }
         stack = new TestStack(topology, keyspace, topics, sessions::get, name -> topology.region(name).orElseThrow()
                 .kafkaBootstrap(), local.addressPrefix());
-        String peerToken = "peer-" + UUID.randomUUID();
         Map<String, Object> urls = new HashMap<>();
         for (Topology.RegionEndpoints r : topology.regions()) {
             urls.put("geobroker.topology.region." + r.name() + ".broker-url",
@@ -86,6 +86,12 @@ class CrossRegionIT {
         for (Topology.RegionEndpoints r : topology.regions()) {
             Map<String, Object> extra = new HashMap<>(urls);
             extra.put("geobroker.security.peer-token", peerToken);
+            if (r.name().equals(FRANKFURT)) {
+                // Frankfurt reads its inbox only once, at start: orders placed for it elsewhere can
+                // only reach its engine through the placing broker's announcement.
+                extra.put("geobroker.cross-region.inbox-poll-interval", "1h");
+                extra.put("geobroker.cross-region.inbox-sweep-interval", "1h");
+            }
             BrokerProcess broker = new BrokerProcess(stack, r.name(), local.serviceAddress(r.name(), 0), 8080,
                     Path.of("target", "cross-region-broker-" + r.name() + ".log"), extra,
                     pb -> local.inRegion(r.name(), pb));
@@ -224,6 +230,26 @@ class CrossRegionIT {
         assertThat(api(NVIRGINIA).cash(c.token, "USD")).as("outcomes %s", outcomes).containsExactly(CASH - spent, 0);
     }
 
+    @Test
+    void the_inbox_endpoint_takes_only_peers_and_rows_of_its_own_region() {
+        Customer c = customer("USD");
+        Map<String, Object> row = Map.of("homeRegion", NVIRGINIA, "minute", 1, "placedAt",
+                "6e4b1a40-0000-1000-8000-000000000000", "orderId", UUID.randomUUID().toString(), "placedRegion", SYDNEY);
+
+        assertThat(api(NVIRGINIA).send("POST", "/internal/v1/inbox", c.token, row).status()).isEqualTo(403);
+        BrokerApi.Response elsewhere = api(SYDNEY).send("POST", "/internal/v1/inbox", peerToken, row);
+        assertThat(elsewhere.status()).isEqualTo(422);
+        assertThat(elsewhere.text("detail")).contains(SYDNEY).contains(NVIRGINIA);
+        assertThat(api(NVIRGINIA).raw("POST", "/internal/v1/inbox", peerToken, "{\"homeRegion\":\"nvirginia\"}")
+                .status()).isEqualTo(400);
+        assertThat(api(NVIRGINIA).raw("POST", "/internal/v1/inbox", peerToken, "{\"homeRegion\":\"nvirginia\",\"x\":1}")
+                .status()).isEqualTo(400);
+        // an announced order that never arrives is given up quietly; the broker stays healthy
+        assertThat(api(NVIRGINIA).send("POST", "/internal/v1/inbox", peerToken, row).status()).isEqualTo(202);
+        assertThat(api(NVIRGINIA).get(c.token, "/api/v1/orders/" + row.get("orderId")).status()).isEqualTo(404);
+    }
+
+    /** Frankfurt polls its inbox only at start (see {@link #start}): its orders from elsewhere come announced. */
     @Test
     void frankfurt_is_a_region_by_configuration_only() {
         String xetr = symbolOf("XETR", 0);
