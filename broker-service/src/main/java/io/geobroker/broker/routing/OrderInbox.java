@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The {@code order_inbox} table: Cassandra as the geo transport of limit and stop orders. The
@@ -123,7 +124,15 @@ public class OrderInbox {
 
     /** The order row as this DC has it now, if it has arrived. */
     public Optional<Stored> order(UUID orderId) {
-        Row r = session.execute(selectOrder.bind(orderId)).one();
+        return stored(session.execute(selectOrder.bind(orderId)).one());
+    }
+
+    /** {@link #order}, without waiting: the poller reads many orders at once. */
+    CompletableFuture<Optional<Stored>> orderAsync(UUID orderId) {
+        return session.executeAsync(selectOrder.bind(orderId)).thenApply(rs -> stored(rs.one())).toCompletableFuture();
+    }
+
+    private static Optional<Stored> stored(Row r) {
         return Optional.ofNullable(r).map(row -> new Stored(OrderDao.map(row), row.getLong("status_written")));
     }
 
