@@ -53,16 +53,17 @@ import java.util.concurrent.TimeUnit;
  * of its exchanges' symbols, the holdings of those symbols and the cash in their currencies. One
  * thread applies commands (tickers, placements, cancels, cash movements, expiry) in arrival order to
  * in-memory state, then makes a whole group of them durable with one atomic logged batch of
- * absolute values, publishes the group's fills, answers its REST calls and releases its ticker
- * offsets for commit. A group whose batch outcome is unknown is written again (same statements,
+ * absolute values, answers its REST calls and hands its fills to Kafka; the fills' acknowledgement
+ * is awaited after the next group is written, and only then are the group's ticker offsets
+ * released for commit. A group whose batch outcome is unknown is written again (same statements,
  * same timestamp) before anything else is applied, so memory never runs ahead of an unknown state.
  * A group too large for one batch (a ticker filling very many orders) goes to the
  * {@link GroupJournal} first and is then written in several batches; a journal a crash left
  * pending is applied at start before the state is rebuilt, so that group is all-or-nothing too.
  *
  * <p>Exactly once: a ticker at or below the symbol's durable {@code last_ticker_sequence} is a
- * replay and fills nothing. Fills of the last durable group may not have reached Kafka before a
- * crash; at start the engine publishes them again from {@code fills_by_ticker} (same fill ids).
+ * replay and fills nothing. Fills of the last two durable groups may not have reached Kafka before
+ * a crash; at start the engine publishes them again from {@code fills_by_ticker} (same fill ids).
  */
 @Component
 public class Engine implements SmartLifecycle {
