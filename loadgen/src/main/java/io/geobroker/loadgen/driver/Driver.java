@@ -546,15 +546,21 @@ public final class Driver implements AutoCloseable {
         }
     }
 
-    /** A consumer of the region's exchanges' ticker topics, from their current end. */
-    private KafkaConsumer<String, byte[]> tickerConsumer(Target.RegionTarget r) {
+    /** A consumer of the region's Kafka without a group: from the current end, nothing committed. */
+    private static Properties consumerProperties(Target.RegionTarget r, int fetchMaxWaitMs) {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, r.kafkaBootstrap());
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
         p.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000);
         p.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
-        p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 20);
+        p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, fetchMaxWaitMs);
+        return p;
+    }
+
+    /** A consumer of the region's exchanges' ticker topics, from their current end. */
+    private KafkaConsumer<String, byte[]> tickerConsumer(Target.RegionTarget r) {
+        Properties p = consumerProperties(r, 20);
         KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
         List<TopicPartition> assigned = new ArrayList<>();
         for (String exchange : r.region().exchanges()) {
@@ -721,13 +727,7 @@ public final class Driver implements AutoCloseable {
     }
 
     private KafkaConsumer<String, byte[]> fillConsumer(Target.RegionTarget r) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, r.kafkaBootstrap());
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
-        p.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000);
-        p.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
-        p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
+        Properties p = consumerProperties(r, 50);
         p.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, true);
         KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
         List<PartitionInfo> partitions = consumer.partitionsFor(target.topics().fills(), Duration.ofSeconds(15));
