@@ -69,7 +69,7 @@ public final class WorkloadOptions {
     Duration warmup;
 
     @Option(names = "--ramp", defaultValue = "30s", converter = DurationConverter.class,
-            description = "The first part of the warm-up in which the rates climb linearly from 10 % to 100 % "
+            description = "The first part of the warm-up in which the rates climb linearly from 10 %% to 100 %% "
                     + "(0s: full rates from the start; at most --warmup). Default: ${DEFAULT-VALUE}.")
     Duration ramp;
 

@@ -57,6 +57,15 @@ class LoadgenCommandLineTest {
     }
 
     @Test
+    void every_help_text_renders_without_warnings() {
+        for (String command : new String[] {"demo", "run", "calc", "report"}) {
+            assertThat(Loadgen.execute(command, "--help")).as(command).isZero();
+        }
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("from 10 % to 100 %");
+        assertThat(err.toString(StandardCharsets.UTF_8)).doesNotContain("WARN");
+    }
+
+    @Test
     void bad_flags_exit_with_usage_code_2() {
         assertThat(Loadgen.execute("run", "--no-such-flag")).isEqualTo(2);
         assertThat(Loadgen.execute("run", "--scale", "abc")).isEqualTo(2);

@@ -57,8 +57,8 @@ public class OrderService {
      * A customer's placement in this region. Symbols at home here go to the engine. For another
      * region's symbol, a market order is executed by the home region's broker now (one WAN round
      * trip) and a limit or stop order is stored PENDING in this DC for the home broker to take from
-     * its inbox once Cassandra has replicated it (202); the home broker is told at once, so it need not
-     * wait for its next inbox poll.
+     * its inbox once Cassandra has replicated it (202); the home broker is sent the order at once, so
+     * it need not wait for replication or for its next inbox poll.
      */
     public Placed place(String customerId, PlaceOrderRequest request) {
         NewOrder order = validated(customerId, request, routing.localRegion());
@@ -74,7 +74,7 @@ public class OrderService {
             return new Placed(relayed.status(), relayed.order());
         }
         OrderInbox.Pending pending = inbox.placePending(order, nextWriteMicros());
-        homeRegion.announce(pending.entry());
+        homeRegion.announce(pending);
         return new Placed(HttpStatus.ACCEPTED, OrderResponse.of(pending.order()));
     }
 

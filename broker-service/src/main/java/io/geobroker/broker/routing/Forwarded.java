@@ -29,10 +29,12 @@ public final class Forwarded {
     }
 
     /**
-     * The key of the inbox row of an order just stored PENDING in {@code placedRegion}'s DC, sent to
-     * the home region so it reads the order at once instead of at its next inbox poll. Only a hint:
-     * one that is lost or arrives before the order row costs the poll interval, nothing more.
+     * An order just stored PENDING in {@code placedRegion}'s DC (its rows written at
+     * {@code writeMicros}) and the key of its inbox row, sent to the home region so its engine takes
+     * the order at once: no wait for Cassandra to replicate the row, no read of it. Only a shortcut:
+     * one that is lost costs the inbox poll interval, nothing more.
      */
-    public record InboxRow(String homeRegion, long minute, UUID placedAt, UUID orderId, String placedRegion) {
+    public record InboxRow(String homeRegion, long minute, UUID placedAt, UUID orderId, String placedRegion,
+                           Order order, long writeMicros) {
     }
 }

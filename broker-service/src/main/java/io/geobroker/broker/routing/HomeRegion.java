@@ -52,13 +52,14 @@ public class HomeRegion {
     }
 
     /**
-     * Tells the home region about an order just stored PENDING for it, so its broker takes the order
-     * within a WAN trip instead of at its next inbox poll. Not awaited: if it is lost, the poll finds
-     * the order anyway.
+     * Sends the home region an order just stored PENDING for it, so its broker takes the order within
+     * one WAN trip, without waiting for Cassandra to replicate the row or for its next inbox poll.
+     * Not awaited: if it is lost, the poll finds the order anyway.
      */
-    public void announce(OrderInbox.Entry entry) {
+    public void announce(OrderInbox.Pending pending) {
+        OrderInbox.Entry entry = pending.entry();
         peers.tell(entry.homeRegion(), "/internal/v1/inbox", new Forwarded.InboxRow(entry.homeRegion(), entry.minute(),
-                entry.placedAt(), entry.orderId(), entry.placedRegion()));
+                entry.placedAt(), entry.orderId(), entry.placedRegion(), pending.order(), pending.writeMicros()));
     }
 
     private Relayed relay(String home, String path, Object body) {

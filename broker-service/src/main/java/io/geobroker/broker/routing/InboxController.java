@@ -1,6 +1,8 @@
 package io.geobroker.broker.routing;
 
+import io.geobroker.broker.order.Order;
 import io.geobroker.broker.web.ApiProblem;
+import io.geobroker.domain.OrderStatus;
 import io.geobroker.domain.Region;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -12,7 +14,8 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * Announcements from the other regions' brokers (peer token): an order for one of this region's
- * symbols was just stored PENDING there. The order itself is read from this DC, as from a poll.
+ * symbols was just stored PENDING there. The announcement carries the order as stored, so the
+ * engine takes it at once, exactly as if the inbox poll had read it from this DC.
  */
 @RestController
 @RequestMapping("/internal/v1/inbox")
@@ -29,18 +32,26 @@ public class InboxController {
 
     @PostMapping
     @Operation(summary = "Announce an order stored PENDING in another region for a symbol of this one",
-            description = "202: it will be read from this region's DC and taken into the engine (or found by the "
-                    + "inbox poll if it has not replicated yet).")
+            description = "202: the order will be taken into the engine (an order the engine already knows only "
+                    + "gets its inbox row marked).")
     public ResponseEntity<Void> announce(@RequestBody Forwarded.InboxRow row) {
-        if (row.homeRegion() == null || row.placedAt() == null || row.orderId() == null || row.placedRegion() == null) {
-            throw ApiProblem.badRequest("Incomplete inbox row", "homeRegion, minute, placedAt, orderId and placedRegion are required");
+        Order order = row.order();
+        if (row.homeRegion() == null || row.placedAt() == null || row.orderId() == null || row.placedRegion() == null
+                || order == null || order.orderId() == null || order.symbol() == null || order.status() == null) {
+            throw ApiProblem.badRequest("Incomplete inbox row",
+                    "homeRegion, minute, placedAt, orderId, placedRegion, writeMicros and the order are required");
         }
         if (!row.homeRegion().equals(region)) {
             throw ApiProblem.unprocessable("Wrong region", "this is the broker of region " + region + ", not "
                     + row.homeRegion());
         }
+        if (!order.orderId().equals(row.orderId()) || !region.equals(order.homeRegion())
+                || !row.placedRegion().equals(order.placedRegion()) || order.status() != OrderStatus.PENDING) {
+            throw ApiProblem.unprocessable("Not this inbox row's order", "the order must be the PENDING order "
+                    + row.orderId() + " placed in " + row.placedRegion() + " for region " + region);
+        }
         poller.announced(new OrderInbox.Entry(row.homeRegion(), row.minute(), row.placedAt(), row.orderId(),
-                row.placedRegion(), false));
+                row.placedRegion(), false), order, row.writeMicros());
         return ResponseEntity.accepted().build();
     }
 }

@@ -2,6 +2,7 @@ package io.geobroker.broker.routing;
 
 import io.geobroker.broker.config.BrokerProperties;
 import io.geobroker.broker.matching.Engine;
+import io.geobroker.broker.order.Order;
 import io.geobroker.domain.Region;
 import io.geobroker.domain.Topology;
 import org.slf4j.Logger;
@@ -12,13 +13,10 @@ import org.springframework.stereotype.Component;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -26,16 +24,15 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The home broker's discovery of orders placed in other regions. The placing broker announces each
- * order ({@link InboxController}); the poller reads that order from the local DC and hands it to the
- * engine, trying again for {@code ANNOUNCED_RETRY_WINDOW} while the order row has not replicated yet.
- * Announcements are only hints: the poller also reads its own inbox partitions
- * {@code (region, minute)} in the local DC and hands each new order to the engine. No
+ * The home broker's discovery of orders placed in other regions. The placing broker sends each
+ * order as it stored it ({@link InboxController}); the poller hands it to the engine at once,
+ * without reading it (unless it is stale: {@link #ANNOUNCEMENT_MAX_AGE_MILLIS}). Announcements are only a shortcut: the poller also reads its own inbox
+ * partitions {@code (region, minute)} in the local DC and hands each new order to the engine. No
  * read per ticker: the cost is one small range read every {@code inboxPollInterval} (the tail: rows
  * placed in the last {@code inboxTailMargin}, which covers rows replicating out of order) plus a
  * read of the not-yet-processed rows of the last {@code inboxSweepWindow} every
- * {@code inboxSweepInterval} and once at start (rows that came late: a region cut off and its
- * writes delivered later as hints; orders left over from before a restart).
+ * {@code inboxSweepInterval} and once at start (rows that came late: a lost announcement, a region
+ * cut off and its writes delivered later as hints; orders left over from before a restart).
  *
  * <p>An inbox row may become visible before its order row (they are separate mutations across the
  * WAN); it is then simply tried again on a later read. Orders handed to the engine are remembered
@@ -46,8 +43,17 @@ import java.util.concurrent.TimeUnit;
 public class InboxPoller implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(InboxPoller.class);
-    private static final long ANNOUNCED_RETRY_MILLIS = 20;
-    private static final long ANNOUNCED_RETRY_WINDOW_MILLIS = 2_000;
+    /**
+     * Announcements of orders placed longer ago than this, or before this broker started, are left to
+     * the inbox reads, which see the order as this DC has it: such a late announcement may be for an
+     * order the engine has cancelled (a cancel can overtake it) and no longer remembers after a
+     * restart. A fresh one cannot be: the peer gives up on it within its request timeout.
+     */
+    static final long ANNOUNCEMENT_MAX_AGE_MILLIS = 5_000;
+
+    /** An announced order as the placing region stored it, with the write time of its rows. */
+    private record Announced(OrderInbox.Entry entry, Order order, long writeMicros) {
+    }
 
     private final OrderInbox inbox;
     private final Engine engine;
@@ -56,9 +62,8 @@ public class InboxPoller implements SmartLifecycle {
     private final boolean othersExist;
     /** Orders handed to the engine, with their placement time (pruned after the sweep window). */
     private final Map<UUID, Long> handed = new HashMap<>();
-    private final BlockingQueue<OrderInbox.Entry> announced = new ArrayBlockingQueue<>(10_000);
-    /** Announced rows whose order row had not reached this DC yet, with when to give up on them. */
-    private final Map<OrderInbox.Entry, Long> waiting = new LinkedHashMap<>();
+    private final BlockingQueue<Announced> announced = new ArrayBlockingQueue<>(10_000);
+    private final long startedMillis = System.currentTimeMillis();
     private volatile boolean running;
     private Thread thread;
     private long nextSweepMillis;
@@ -99,7 +104,6 @@ public class InboxPoller implements SmartLifecycle {
                         tail(now);
                         nextTailMillis = now + config.inboxPollInterval().toMillis();
                     }
-                    retryWaiting(now);
                     awaitAnnouncements();
                 } catch (RuntimeException e) {
                     log.warn("reading the order inbox failed ({}); trying again", e.toString());
@@ -112,41 +116,34 @@ public class InboxPoller implements SmartLifecycle {
     }
 
     /**
-     * Queues an announced row for the poller thread; a full queue drops it (the tail or the sweep
-     * finds the order anyway).
+     * Queues an announced order (PENDING, as the placing region stored it at {@code writeMicros}) for
+     * the poller thread; a full queue drops it (the tail or the sweep finds the order anyway).
      */
-    public void announced(OrderInbox.Entry entry) {
-        if (!announced.offer(entry)) {
+    public void announced(OrderInbox.Entry entry, Order order, long writeMicros) {
+        if (!announced.offer(new Announced(entry, order, writeMicros))) {
             log.debug("announcement queue full: order {} is left to the inbox poll", entry.orderId());
         }
     }
 
-    /** Waits for announcements until the next tail or sweep is due (or a waiting row is retried) and takes them. */
+    /** Waits for announcements until the next tail or sweep is due, and hands them to the engine. */
     private void awaitAnnouncements() throws InterruptedException {
         long due = Math.min(nextTailMillis, nextSweepMillis);
-        if (!waiting.isEmpty()) {
-            due = Math.min(due, System.currentTimeMillis() + ANNOUNCED_RETRY_MILLIS);
-        }
-        OrderInbox.Entry first = announced.poll(Math.max(0, due - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
+        Announced first = announced.poll(Math.max(0, due - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
         if (first == null) {
             return;
         }
-        List<OrderInbox.Entry> entries = new ArrayList<>();
-        entries.add(first);
-        announced.drainTo(entries);
-        long giveUp = System.currentTimeMillis() + ANNOUNCED_RETRY_WINDOW_MILLIS;
-        for (OrderInbox.Entry e : take(entries)) {
-            waiting.putIfAbsent(e, giveUp);
+        List<Announced> batch = new ArrayList<>();
+        batch.add(first);
+        announced.drainTo(batch);
+        long now = System.currentTimeMillis();
+        for (Announced a : batch) {
+            long placed = a.entry().placedAtMillis();
+            boolean fresh = placed >= startedMillis && now - placed <= ANNOUNCEMENT_MAX_AGE_MILLIS;
+            if (fresh && !handed.containsKey(a.entry().orderId())) {
+                engine.accept(a.entry(), a.order(), a.writeMicros());
+                handed.put(a.entry().orderId(), a.entry().placedAtMillis());
+            }
         }
-    }
-
-    private void retryWaiting(long now) throws InterruptedException {
-        if (waiting.isEmpty()) {
-            return;
-        }
-        List<OrderInbox.Entry> entries = new ArrayList<>(waiting.keySet());
-        Set<OrderInbox.Entry> stillMissing = new HashSet<>(take(entries));
-        waiting.entrySet().removeIf(w -> !stillMissing.contains(w.getKey()) || w.getValue() < now);
     }
 
     /** Rows placed since {@code now - tailMargin}, in the one or two minute partitions that covers. */
@@ -177,9 +174,9 @@ public class InboxPoller implements SmartLifecycle {
     /**
      * Hands the rows' orders to the engine once, in the rows' order; the order rows are read all at
      * once (one at a time, a busy home region fell tens of seconds behind the orders placed for it).
-     * Returns the rows whose order row has not arrived yet.
+     * A row whose order row has not arrived yet is left for a later read.
      */
-    private List<OrderInbox.Entry> take(List<OrderInbox.Entry> entries) throws InterruptedException {
+    private void take(List<OrderInbox.Entry> entries) throws InterruptedException {
         List<OrderInbox.Entry> fresh = new ArrayList<>();
         for (OrderInbox.Entry e : entries) {
             if (!e.processed() && !handed.containsKey(e.orderId())) {
@@ -190,18 +187,14 @@ public class InboxPoller implements SmartLifecycle {
         for (OrderInbox.Entry e : fresh) {
             reads.add(inbox.orderAsync(e.orderId()));
         }
-        List<OrderInbox.Entry> missing = new ArrayList<>();
         for (int i = 0; i < fresh.size(); i++) {
             OrderInbox.Entry e = fresh.get(i);
             Optional<OrderInbox.Stored> stored = reads.get(i).join();
-            if (stored.isEmpty()) {
-                missing.add(e);
-                continue;
+            if (stored.isPresent()) {
+                engine.accept(e, stored.get().order(), stored.get().statusWriteMicros());
+                handed.put(e.orderId(), e.placedAtMillis());
             }
-            engine.accept(e, stored.get().order(), stored.get().statusWriteMicros());
-            handed.put(e.orderId(), e.placedAtMillis());
         }
-        return missing;
     }
 
     @Override

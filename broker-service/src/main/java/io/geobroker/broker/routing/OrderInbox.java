@@ -42,8 +42,11 @@ public class OrderInbox {
     public record Stored(Order order, long statusWriteMicros) {
     }
 
-    /** A PENDING order as just stored, and the inbox row that tells its home region about it. */
-    public record Pending(Order order, Entry entry) {
+    /**
+     * A PENDING order as just stored (its rows written at {@code writeMicros}), and the inbox row that
+     * tells its home region about it.
+     */
+    public record Pending(Order order, Entry entry, long writeMicros) {
     }
 
     private final CqlSession session;
@@ -101,7 +104,7 @@ public class OrderInbox {
                 n.stopPrice(), false, OrderStatus.PENDING, 0, 0, 0, null, null, placedAt, placedAt, n.homeRegion(),
                 n.placedRegion());
         return new Pending(order, new Entry(n.homeRegion(), minuteOf(placedAt.toEpochMilli()), placed, n.orderId(),
-                n.placedRegion(), false));
+                n.placedRegion(), false), writeMicros);
     }
 
     /** Rows of one minute partition placed after {@code afterMillis} (the tail read). */

@@ -230,11 +230,17 @@ class CrossRegionIT {
         assertThat(api(NVIRGINIA).cash(c.token, "USD")).as("outcomes %s", outcomes).containsExactly(CASH - spent, 0);
     }
 
+    /**
+     * The announcement carries the order, so the home takes it without reading any row: these orders
+     * were never written to Cassandra by a placing region at all. A stale announcement is left to the
+     * inbox reads, which find no row for it here.
+     */
     @Test
-    void the_inbox_endpoint_takes_only_peers_and_rows_of_its_own_region() {
+    void the_inbox_endpoint_takes_only_peers_and_fresh_pending_orders_of_its_own_region() {
         Customer c = customer("USD");
-        Map<String, Object> row = Map.of("homeRegion", NVIRGINIA, "minute", 1, "placedAt",
-                "6e4b1a40-0000-1000-8000-000000000000", "orderId", UUID.randomUUID().toString(), "placedRegion", SYDNEY);
+        String symbol = symbolOf("NYSE", 6);
+        Map<String, Object> row = announcement(c, symbol, "announced-1", System.currentTimeMillis());
+        String orderId = (String) row.get("orderId");
 
         assertThat(api(NVIRGINIA).send("POST", "/internal/v1/inbox", c.token, row).status()).isEqualTo(403);
         BrokerApi.Response elsewhere = api(SYDNEY).send("POST", "/internal/v1/inbox", peerToken, row);
@@ -244,9 +250,68 @@ class CrossRegionIT {
                 .status()).isEqualTo(400);
         assertThat(api(NVIRGINIA).raw("POST", "/internal/v1/inbox", peerToken, "{\"homeRegion\":\"nvirginia\",\"x\":1}")
                 .status()).isEqualTo(400);
-        // an announced order that never arrives is given up quietly; the broker stays healthy
+        Map<String, Object> withoutOrder = new LinkedHashMap<>(row);
+        withoutOrder.remove("order");
+        assertThat(api(NVIRGINIA).send("POST", "/internal/v1/inbox", peerToken, withoutOrder).status()).isEqualTo(400);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> open = new LinkedHashMap<>((Map<String, Object>) row.get("order"));
+        open.put("status", "OPEN");
+        Map<String, Object> notPending = new LinkedHashMap<>(row);
+        notPending.put("order", open);
+        assertThat(api(NVIRGINIA).send("POST", "/internal/v1/inbox", peerToken, notPending).status()).isEqualTo(422);
+        Map<String, Object> otherOrder = new LinkedHashMap<>(row);
+        otherOrder.put("orderId", UUID.randomUUID().toString());
+        assertThat(api(NVIRGINIA).send("POST", "/internal/v1/inbox", peerToken, otherOrder).status()).isEqualTo(422);
+        Map<String, Object> stale = announcement(c, symbol, "announced-stale", System.currentTimeMillis() - 60_000);
+        assertThat(api(NVIRGINIA).send("POST", "/internal/v1/inbox", peerToken, stale).status()).isEqualTo(202);
+
         assertThat(api(NVIRGINIA).send("POST", "/internal/v1/inbox", peerToken, row).status()).isEqualTo(202);
-        assertThat(api(NVIRGINIA).get(c.token, "/api/v1/orders/" + row.get("orderId")).status()).isEqualTo(404);
+        awaitStatus(NVIRGINIA, c, orderId, "OPEN");
+        assertThat(api(NVIRGINIA).order(c.token, (String) stale.get("orderId")).status())
+                .as("announced before the fresh one, not taken").isEqualTo(404);
+        assertThat(api(NVIRGINIA).cash(c.token, "USD")).as("taking it reserves 3 x 20.00").containsExactly(CASH - 6_000, 6_000);
+        assertThat(api(NVIRGINIA).send("POST", "/internal/v1/inbox", peerToken, row).status()).as("a repeat").isEqualTo(202);
+        BrokerApi.Response cancelled = api(NVIRGINIA).cancel(c.token, orderId);
+        assertThat(cancelled.status()).as("%s", cancelled.body()).isEqualTo(200);
+        awaitStatus(NVIRGINIA, c, orderId, "CANCELLED");
+        assertThat(api(NVIRGINIA).cash(c.token, "USD")).as("taken once, released once").containsExactly(CASH, 0);
+    }
+
+    /** The announcement a Sydney broker would send for a PENDING buy of 3 at 20.00 placed at {@code placedAtMillis}. */
+    private static Map<String, Object> announcement(Customer c, String symbol, String clientOrderId, long placedAtMillis) {
+        String orderId = UUID.randomUUID().toString();
+        String placedAt = java.time.Instant.ofEpochMilli(placedAtMillis).toString();
+        Map<String, Object> order = new LinkedHashMap<>();
+        order.put("orderId", orderId);
+        order.put("customerId", c.id());
+        order.put("clientOrderId", clientOrderId);
+        order.put("symbol", symbol);
+        order.put("exchange", "NYSE");
+        order.put("currency", "USD");
+        order.put("side", "BUY");
+        order.put("type", "LIMIT");
+        order.put("timeInForce", "GTC");
+        order.put("allOrNone", false);
+        order.put("quantity", 3);
+        order.put("limitPrice", 2_000);
+        order.put("triggered", false);
+        order.put("status", "PENDING");
+        order.put("filledQuantity", 0);
+        order.put("filledNotional", 0);
+        order.put("reserved", 0);
+        order.put("placedAt", placedAt);
+        order.put("updatedAt", placedAt);
+        order.put("homeRegion", NVIRGINIA);
+        order.put("placedRegion", SYDNEY);
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("homeRegion", NVIRGINIA);
+        row.put("minute", placedAtMillis / 60_000);
+        row.put("placedAt", com.datastax.oss.driver.api.core.uuid.Uuids.startOf(placedAtMillis).toString());
+        row.put("orderId", orderId);
+        row.put("placedRegion", SYDNEY);
+        row.put("writeMicros", placedAtMillis * 1000);
+        row.put("order", order);
+        return row;
     }
 
     /** Frankfurt polls its inbox only at start (see {@link #start}): its orders from elsewhere come announced. */
