@@ -26,8 +26,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * The home broker's discovery of orders placed in other regions. The placing broker sends each
  * order as it stored it ({@link InboxController}); the poller hands it to the engine at once,
- * without reading it (unless it is stale: {@link #ANNOUNCEMENT_MAX_AGE_MILLIS}). Announcements are only a shortcut: the poller also reads its own inbox
- * partitions {@code (region, minute)} in the local DC and hands each new order to the engine. No
+ * without reading it (unless it is stale: {@link #ANNOUNCEMENT_MAX_AGE_MILLIS}). Announcements are
+ * only a shortcut: the poller also reads its own inbox partitions {@code (region, minute)} in the
+ * local DC and hands each new order to the engine. No
  * read per ticker: the cost is one small range read every {@code inboxPollInterval} (the tail: rows
  * placed in the last {@code inboxTailMargin}, which covers rows replicating out of order) plus a
  * read of the not-yet-processed rows of the last {@code inboxSweepWindow} every
