@@ -141,8 +141,7 @@ public class InboxPoller implements SmartLifecycle {
             long placed = a.entry().placedAtMillis();
             boolean fresh = placed >= startedMillis && now - placed <= ANNOUNCEMENT_MAX_AGE_MILLIS;
             if (fresh && !handed.containsKey(a.entry().orderId())) {
-                engine.accept(a.entry(), a.order(), a.writeMicros());
-                handed.put(a.entry().orderId(), a.entry().placedAtMillis());
+                hand(a.entry(), a.order(), a.writeMicros());
             }
         }
     }
@@ -178,24 +177,29 @@ public class InboxPoller implements SmartLifecycle {
      * A row whose order row has not arrived yet is left for a later read.
      */
     private void take(List<OrderInbox.Entry> entries) throws InterruptedException {
-        List<OrderInbox.Entry> fresh = new ArrayList<>();
+        List<OrderInbox.Entry> unseen = new ArrayList<>();
         for (OrderInbox.Entry e : entries) {
             if (!e.processed() && !handed.containsKey(e.orderId())) {
-                fresh.add(e);
+                unseen.add(e);
             }
         }
-        List<CompletableFuture<Optional<OrderInbox.Stored>>> reads = new ArrayList<>(fresh.size());
-        for (OrderInbox.Entry e : fresh) {
+        List<CompletableFuture<Optional<OrderInbox.Stored>>> reads = new ArrayList<>(unseen.size());
+        for (OrderInbox.Entry e : unseen) {
             reads.add(inbox.orderAsync(e.orderId()));
         }
-        for (int i = 0; i < fresh.size(); i++) {
-            OrderInbox.Entry e = fresh.get(i);
+        for (int i = 0; i < unseen.size(); i++) {
+            OrderInbox.Entry e = unseen.get(i);
             Optional<OrderInbox.Stored> stored = reads.get(i).join();
             if (stored.isPresent()) {
-                engine.accept(e, stored.get().order(), stored.get().statusWriteMicros());
-                handed.put(e.orderId(), e.placedAtMillis());
+                hand(e, stored.get().order(), stored.get().statusWriteMicros());
             }
         }
+    }
+
+    /** Gives the engine an order of its inbox and remembers it, so neither path hands it over again. */
+    private void hand(OrderInbox.Entry entry, Order order, long writeMicros) throws InterruptedException {
+        engine.accept(entry, order, writeMicros);
+        handed.put(entry.orderId(), entry.placedAtMillis());
     }
 
     @Override
