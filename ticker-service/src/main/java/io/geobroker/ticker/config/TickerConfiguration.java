@@ -10,6 +10,7 @@ import io.geobroker.ticker.publish.ExchangeClock;
 import io.geobroker.ticker.publish.Producers;
 import io.geobroker.ticker.publish.PublishingService;
 import io.geobroker.ticker.publish.TickerSender;
+import io.geobroker.ticker.publish.TopicReadiness;
 import io.geobroker.ticker.rate.PacedLoop;
 import io.geobroker.ticker.rate.RateControl;
 import io.geobroker.ticker.replay.ReplayFeed;
@@ -143,7 +144,10 @@ public class TickerConfiguration {
                         fillsConsumer(region, properties.fills()), pressure, registry));
             }
         }
-        return new PublishingService(loops, consumers, replay, report, sender);
+        TopicReadiness readiness = new TopicReadiness(settings.exchanges().stream()
+                .map(e -> new TopicReadiness.Target(e.region(), e.kafkaBootstrap(), settings.topics().tickers(e.exchange())))
+                .toList());
+        return new PublishingService(loops, consumers, replay, report, sender, readiness);
     }
 
     private static Counter missedCounter(MeterRegistry registry, String loop) {

@@ -16,6 +16,8 @@ import java.util.Optional;
  * Runs the publishing loops (one per exchange when generating, one when replaying) and the fills
  * consumers on their own threads, from when the application has started until it stops; on stop it
  * waits for them to end, so every ticker handed to Kafka is flushed before the producers close.
+ * The loops start once {@link TopicReadiness} finds every ticker topic writable (on a thread of
+ * their own, so a Kafka that is not there yet delays publishing, not the application's start).
  */
 public final class PublishingService implements SmartLifecycle {
 
@@ -27,16 +29,19 @@ public final class PublishingService implements SmartLifecycle {
     private final ReplayFeed replay;
     private final ReplayReport replayReport;
     private final TickerSender sender;
+    private final TopicReadiness readiness;
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean running;
+    private volatile boolean stopping;
 
     public PublishingService(List<PacedLoop> loops, List<FillsConsumer> fillsConsumers, ReplayFeed replay,
-                             ReplayReport replayReport, TickerSender sender) {
+                             ReplayReport replayReport, TickerSender sender, TopicReadiness readiness) {
         this.loops = List.copyOf(loops);
         this.fillsConsumers = List.copyOf(fillsConsumers);
         this.replay = replay;
         this.replayReport = replayReport;
         this.sender = sender;
+        this.readiness = readiness;
     }
 
     /** The replay's progress, when the service replays a file. */
@@ -49,17 +54,37 @@ public final class PublishingService implements SmartLifecycle {
         for (FillsConsumer consumer : fillsConsumers) {
             threads.add(startThread("fills-" + consumer.region(), consumer));
         }
-        for (PacedLoop loop : loops) {
-            threads.add(startThread(loop.name(), loop));
+        if (!loops.isEmpty()) {
+            threads.add(startThread("ticker-topics", () -> {
+                if (readiness.await(() -> stopping)) {
+                    startLoops();
+                }
+            }));
         }
         running = true;
     }
 
+    private synchronized void startLoops() {
+        if (stopping) {
+            return;
+        }
+        for (PacedLoop loop : loops) {
+            threads.add(startThread(loop.name(), loop));
+        }
+    }
+
     @Override
-    public synchronized void stop() {
+    public void stop() {
+        stopping = true;
         loops.forEach(PacedLoop::stop);
         fillsConsumers.forEach(FillsConsumer::stop);
-        for (Thread thread : threads) {
+        // Taken after stopping is set: startLoops, which checks it under the same lock, adds no thread later.
+        List<Thread> started;
+        synchronized (this) {
+            started = List.copyOf(threads);
+            threads.clear();
+        }
+        for (Thread thread : started) {
             try {
                 thread.join(JOIN_MILLIS);
                 if (thread.isAlive()) {
@@ -70,7 +95,6 @@ public final class PublishingService implements SmartLifecycle {
                 break;
             }
         }
-        threads.clear();
         if (replay != null) {
             replay.stop();
         }

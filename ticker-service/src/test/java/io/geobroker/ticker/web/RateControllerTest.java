@@ -2,6 +2,7 @@ package io.geobroker.ticker.web;
 
 import io.geobroker.ticker.publish.PublishingService;
 import io.geobroker.ticker.publish.TickerSender;
+import io.geobroker.ticker.publish.TopicReadiness;
 import io.geobroker.ticker.rate.RateControl;
 import io.geobroker.ticker.rate.RateSettings;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -38,7 +39,8 @@ class RateControllerTest {
 
         @Bean
         PublishingService publishingService() {
-            return new PublishingService(List.of(), List.of(), null, null, new TickerSender(List.of(), new SimpleMeterRegistry()));
+            return new PublishingService(List.of(), List.of(), null, null, new TickerSender(List.of(), new SimpleMeterRegistry()),
+                    new TopicReadiness(List.of()));
         }
     }
 
