@@ -152,6 +152,12 @@ public final class LocalStack implements AutoCloseable {
                     + s.ownerPid() + "): stop it first");
         });
         Wan chosen = WanSupport.open(config);
+        if (chosen.on()) {
+            // A stack on these addresses that ended without its stop (a killed owner) can leave its
+            // namespaces behind, and their routes make the addresses unusable here. The WAN's start
+            // removes them too, but the address check comes first.
+            WanSupport.clearLeftovers(config);
+        }
         checkAddressesFree();
         RuntimeFiles files = RuntimeFiles.locate();
         List<Path> cassandraClassPath = files.cassandraClassPath();
@@ -511,6 +517,11 @@ public final class LocalStack implements AutoCloseable {
             socket.setReuseAddress(true);
             socket.bind(new InetSocketAddress(address, port));
         } catch (BindException e) {
+            if (String.valueOf(e.getMessage()).contains("assign requested address")) {
+                throw new StackException("address " + address + " is not local here (" + e.getMessage() + "): a network"
+                        + " namespace of an earlier stack may still route it (see `ip netns list`); a start with the WAN"
+                        + " on removes one left on the same addresses, or pick another address prefix, e.g. --prefix 127.9");
+            }
             throw new StackException("address " + address + ":" + port + " is in use (another stack? pick another"
                     + " address prefix, e.g. --prefix 127.9)");
         } catch (IOException e) {

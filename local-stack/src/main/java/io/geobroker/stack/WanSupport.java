@@ -65,6 +65,18 @@ final class WanSupport {
         return regions;
     }
 
+    /**
+     * Removes what a stack on this configuration's addresses left when it ended without its stop;
+     * fails with one message if a running stack still uses them.
+     */
+    static void clearLeftovers(StackConfig config) {
+        try {
+            WanEmulator.cleanup(config.workDir(), regions(config));
+        } catch (IllegalStateException e) {
+            throw new StackException(e.getMessage(), e);
+        }
+    }
+
     /** Removes the namespaces and forwarder a dead owner may have left (best effort, needs root). */
     static void cleanup(Path workDir, String prefix, List<String> regionNames) {
         List<WanRegion> regions = new ArrayList<>();

@@ -1,9 +1,13 @@
 package io.geobroker.stack;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.geobroker.stack.wan.WanEmulator;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -90,11 +94,84 @@ class LocalStackLifecycleIT {
             taken.bind(new InetSocketAddress(address, StackConfig.CQL_PORT));
             LocalStack stack = LocalStack.builder().workDir(dir).addressPrefix(PREFIX).wan(WanMode.OFF).build();
 
-            org.assertj.core.api.Assertions.assertThatThrownBy(stack::start)
+            assertThatThrownBy(stack::start)
                     .isInstanceOf(StackException.class)
                     .hasMessage("address " + address + ":9042 is in use (another stack? pick another address prefix, e.g. --prefix 127.9)");
         }
         assertThat(StackState.read(dir)).isEmpty();
+    }
+
+    @Test
+    void a_start_removes_the_namespaces_an_earlier_stack_left_on_its_addresses() throws Exception {
+        WanEmulator.WanCheck wan = WanEmulator.check();
+        assumeTrue(wan.available(), "leftover namespaces exist only where the WAN runs: "
+                + wan.reason());
+        Path dir = ROOT.resolve("target/lifecycle-leftover");
+        StackConfig config = LocalStack.builder().workDir(dir).wipe(true).addressPrefix(PREFIX).wan(WanMode.ON)
+                .applySchema(false).config();
+        List<String> regions = config.regionNames();
+        String lastRegion = regions.get(regions.size() - 1);
+        String node = config.nodeAddresses(regions.get(0)).get(0);
+        List<List<String>> teardown = new ArrayList<>();
+        // Bound before the leftovers route the region's addresses away: the start then stops at this
+        // address, the last one it checks, after it has dealt with the leftovers.
+        try (ServerSocket taken = new ServerSocket()) {
+            taken.bind(new InetSocketAddress(config.kafkaAddress(lastRegion), StackConfig.CONTROLLER_PORT));
+            for (int i = 0; i < regions.size(); i++) {
+                teardown.addAll(leaveNamespace(WanEmulator.WanRegion.of(PREFIX, i + 1, regions.get(i)), i + 1));
+            }
+            assertThatThrownBy(() -> LocalStack.checkFree(node, StackConfig.STORAGE_PORT))
+                    .hasMessageStartingWith("address " + node + " is not local here");
+            List<String> namespaces = regions.stream()
+                    .map(r -> WanEmulator.WanRegion.of(PREFIX, regions.indexOf(r) + 1, r).namespace()).toList();
+            assertThat(netnsList()).containsAll(namespaces);
+
+            assertThatThrownBy(LocalStack.builder().workDir(dir).wipe(true)
+                            .addressPrefix(PREFIX).wan(WanMode.ON).applySchema(false).build()::start)
+                    .isInstanceOf(StackException.class)
+                    .hasMessage("address " + config.kafkaAddress(lastRegion) + ":" + StackConfig.CONTROLLER_PORT
+                            + " is in use (another stack? pick another address prefix, e.g. --prefix 127.9)");
+
+            assertThat(netnsList()).doesNotContainAnyElementsOf(namespaces);
+            LocalStack.checkFree(node, StackConfig.STORAGE_PORT);
+        } finally {
+            teardown.forEach(LocalStackLifecycleIT::run);
+        }
+    }
+
+    /**
+     * What a stack killed with its WAN on can leave: region {@code index}'s namespace, with the
+     * region's addresses, and the veth and local-table route that send them there from the root.
+     * Returns the commands that remove it.
+     */
+    private static List<List<String>> leaveNamespace(WanEmulator.WanRegion region, int index) {
+        String octet = PREFIX.split("\\.")[1];
+        String host = "gb" + octet + "h" + index;
+        String address = region.cidr().replace(".0/24", ".1/24");
+        for (List<String> command : List.of(
+                List.of("ip", "netns", "add", region.namespace()),
+                List.of("ip", "-n", region.namespace(), "addr", "add", address, "dev", "lo"),
+                List.of("ip", "link", "add", host, "type", "veth", "peer", "name", "gb" + octet + "n" + index,
+                        "netns", region.namespace()),
+                List.of("ip", "link", "set", host, "up"),
+                List.of("ip", "route", "add", region.cidr(), "dev", host, "table", "local", "src", "127." + octet + ".0.1"))) {
+            assertThat(run(command)).as("%s", command).isZero();
+        }
+        return List.of(List.of("ip", "link", "del", host), List.of("ip", "route", "del", region.cidr(), "table", "local"),
+                List.of("ip", "netns", "del", region.namespace()));
+    }
+
+    private static int run(List<String> command) {
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            return p.waitFor();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     @Test
@@ -103,7 +180,7 @@ class LocalStackLifecycleIT {
                 .filter(l -> l.startsWith("Uid:")).anyMatch(l -> l.split("\\s+")[2].equals("0"));
         List<String> command = new ArrayList<>();
         if (root) {
-            org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/setpriv")),
+            assumeTrue(Files.isExecutable(Path.of("/usr/bin/setpriv")),
                     "needs setpriv to drop root rights");
             command.addAll(List.of("/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"));
         }
