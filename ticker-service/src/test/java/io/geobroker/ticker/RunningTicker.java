@@ -29,6 +29,12 @@ final class RunningTicker implements AutoCloseable {
 
     /** Starts the service; {@code settings} are {@code geobroker.ticker.*} names without the prefix. */
     static RunningTicker start(StackContext stack, String topicPrefix, Map<String, String> settings) {
+        return start(stack, topicPrefix, settings, Map.of());
+    }
+
+    /** As {@link #start(StackContext, String, Map)}, then {@code overrides} (full property names) on top. */
+    static RunningTicker start(StackContext stack, String topicPrefix, Map<String, String> settings,
+                               Map<String, String> overrides) {
         Map<String, String> all = new LinkedHashMap<>();
         stack.topology().toProperties().forEach((k, v) -> all.put((String) k, (String) v));
         all.put("GEOBROKER_TOPOLOGY", "does-not-exist.properties");
@@ -40,6 +46,7 @@ final class RunningTicker implements AutoCloseable {
         all.put("geobroker.ticker.topic-prefix", topicPrefix);
         all.put("geobroker.ticker.producer.linger-ms", "1");
         settings.forEach((k, v) -> all.put("geobroker.ticker." + k, v));
+        all.putAll(overrides);
         List<String> args = new ArrayList<>();
         all.forEach((k, v) -> args.add("--" + k + "=" + v));
         return new RunningTicker(new SpringApplicationBuilder(TickerApplication.class).run(args.toArray(String[]::new)));

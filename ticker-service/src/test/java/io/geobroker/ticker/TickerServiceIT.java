@@ -60,6 +60,21 @@ class TickerServiceIT {
     }
 
     @Test
+    void a_region_whose_kafka_cannot_be_reached_does_not_hold_up_the_others(StackContext stack) throws Exception {
+        String prefix = stack.topics().prefix() + "one-down.";
+        // Nothing listens on port 1: Sydney's Kafka refuses every connection for the whole test.
+        try (TickerTopics nyse = new TickerTopics(stack.kafkaBootstrap("nvirginia"), prefix + "tickers.NYSE");
+             RunningTicker ignored = RunningTicker.start(stack, prefix, Map.of("tickers-per-second", "300"),
+                     Map.of("geobroker.topology.region.sydney.kafka", "127.0.0.1:1"))) {
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(nyse.poll()).hasSizeGreaterThanOrEqualTo(100));
+        }
+        try (Admin sydney = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafkaBootstrap("sydney")))) {
+            assertThat(sydney.listTopics().names().get()).as("the real Sydney Kafka was never used")
+                    .doesNotContain(prefix + "tickers.ASX");
+        }
+    }
+
+    @Test
     void the_same_seed_gives_the_same_first_tickers_whatever_the_rate(StackContext stack) throws Exception {
         Map<String, List<Ticker>> first = firstTickers(stack, "seed-a.", "2000");
         Map<String, List<Ticker>> second = firstTickers(stack, "seed-b.", "700");

@@ -115,7 +115,7 @@ public class TickerConfiguration {
     PublishingService publishingService(TickerSettings settings, TickerProperties properties, Topology topology,
                                         SymbolDirectory directory, RateControl rateControl, TickerSender sender,
                                         FillPressure pressure, MeterRegistry registry) {
-        List<PacedLoop> loops = new ArrayList<>();
+        List<PublishingService.Loop> loops = new ArrayList<>();
         long maxCatchUp = properties.maxCatchUp().toNanos();
         ReplayFeed replay = null;
         ReplayReport report = null;
@@ -124,17 +124,18 @@ public class TickerConfiguration {
             replay = new ReplayFeed(properties.replay().file(), properties.replay().repeat(),
                     new ReplayLineParser(directory, settings.exchangeCodes(), settings.sequenceStart()),
                     sender, report, registry);
-            loops.add(new PacedLoop("ticker-replay", () -> rateControl.current().tickersPerSecond(), maxCatchUp,
-                    replay, missedCounter(registry, "replay")::increment));
+            loops.add(new PublishingService.Loop(new PacedLoop("ticker-replay",
+                    () -> rateControl.current().tickersPerSecond(), maxCatchUp, replay,
+                    missedCounter(registry, "replay")::increment), topicsOf(settings, settings.exchanges())));
         } else {
             PriceModel model = new PriceModel(properties.seed(), settings.model(), pressure);
             for (TickerSettings.PublishedExchange e : settings.exchanges()) {
                 ExchangeTickers tickers = new ExchangeTickers(e.exchange(), e.symbols(), model, settings.sequenceStart());
-                loops.add(new PacedLoop("ticker-" + e.exchange(), () -> rateControl.current().rateOf(e.exchange()),
-                        maxCatchUp, scheduledMicros -> {
+                loops.add(new PublishingService.Loop(new PacedLoop("ticker-" + e.exchange(),
+                        () -> rateControl.current().rateOf(e.exchange()), maxCatchUp, scheduledMicros -> {
                             sender.send(tickers.next(scheduledMicros));
                             return true;
-                        }, missedCounter(registry, e.exchange())::increment));
+                        }, missedCounter(registry, e.exchange())::increment), topicsOf(settings, List.of(e))));
             }
         }
         List<FillsConsumer> consumers = new ArrayList<>();
@@ -144,10 +145,13 @@ public class TickerConfiguration {
                         fillsConsumer(region, properties.fills()), pressure, registry));
             }
         }
-        TopicReadiness readiness = new TopicReadiness(settings.exchanges().stream()
+        return new PublishingService(loops, consumers, replay, report, sender);
+    }
+
+    private static TopicReadiness topicsOf(TickerSettings settings, List<TickerSettings.PublishedExchange> exchanges) {
+        return new TopicReadiness(exchanges.stream()
                 .map(e -> new TopicReadiness.Target(e.region(), e.kafkaBootstrap(), settings.topics().tickers(e.exchange())))
                 .toList());
-        return new PublishingService(loops, consumers, replay, report, sender, readiness);
     }
 
     private static Counter missedCounter(MeterRegistry registry, String loop) {

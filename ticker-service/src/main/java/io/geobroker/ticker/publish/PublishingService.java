@@ -16,32 +16,35 @@ import java.util.Optional;
  * Runs the publishing loops (one per exchange when generating, one when replaying) and the fills
  * consumers on their own threads, from when the application has started until it stops; on stop it
  * waits for them to end, so every ticker handed to Kafka is flushed before the producers close.
- * The loops start once {@link TopicReadiness} finds every ticker topic writable (on a thread of
- * their own, so a Kafka that is not there yet delays publishing, not the application's start).
+ * Each loop starts publishing once {@link TopicReadiness} finds its own ticker topics writable, on
+ * the loop's thread: a region's Kafka that is not there yet delays that region's tickers, not the
+ * other regions' nor the application's start.
  */
 public final class PublishingService implements SmartLifecycle {
 
     private static final Logger LOG = LoggerFactory.getLogger(PublishingService.class);
     private static final long JOIN_MILLIS = 10_000;
 
-    private final List<PacedLoop> loops;
+    /** A publishing loop and the topics it publishes to. */
+    public record Loop(PacedLoop loop, TopicReadiness topics) {
+    }
+
+    private final List<Loop> loops;
     private final List<FillsConsumer> fillsConsumers;
     private final ReplayFeed replay;
     private final ReplayReport replayReport;
     private final TickerSender sender;
-    private final TopicReadiness readiness;
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean running;
     private volatile boolean stopping;
 
-    public PublishingService(List<PacedLoop> loops, List<FillsConsumer> fillsConsumers, ReplayFeed replay,
-                             ReplayReport replayReport, TickerSender sender, TopicReadiness readiness) {
+    public PublishingService(List<Loop> loops, List<FillsConsumer> fillsConsumers, ReplayFeed replay,
+                             ReplayReport replayReport, TickerSender sender) {
         this.loops = List.copyOf(loops);
         this.fillsConsumers = List.copyOf(fillsConsumers);
         this.replay = replay;
         this.replayReport = replayReport;
         this.sender = sender;
-        this.readiness = readiness;
     }
 
     /** The replay's progress, when the service replays a file. */
@@ -54,37 +57,22 @@ public final class PublishingService implements SmartLifecycle {
         for (FillsConsumer consumer : fillsConsumers) {
             threads.add(startThread("fills-" + consumer.region(), consumer));
         }
-        if (!loops.isEmpty()) {
-            threads.add(startThread("ticker-topics", () -> {
-                if (readiness.await(() -> stopping)) {
-                    startLoops();
+        for (Loop loop : loops) {
+            threads.add(startThread(loop.loop().name(), () -> {
+                if (loop.topics().await(() -> stopping)) {
+                    loop.loop().run();
                 }
             }));
         }
         running = true;
     }
 
-    private synchronized void startLoops() {
-        if (stopping) {
-            return;
-        }
-        for (PacedLoop loop : loops) {
-            threads.add(startThread(loop.name(), loop));
-        }
-    }
-
     @Override
-    public void stop() {
+    public synchronized void stop() {
         stopping = true;
-        loops.forEach(PacedLoop::stop);
+        loops.forEach(l -> l.loop().stop());
         fillsConsumers.forEach(FillsConsumer::stop);
-        // Taken after stopping is set: startLoops, which checks it under the same lock, adds no thread later.
-        List<Thread> started;
-        synchronized (this) {
-            started = List.copyOf(threads);
-            threads.clear();
-        }
-        for (Thread thread : started) {
+        for (Thread thread : threads) {
             try {
                 thread.join(JOIN_MILLIS);
                 if (thread.isAlive()) {
@@ -95,6 +83,7 @@ public final class PublishingService implements SmartLifecycle {
                 break;
             }
         }
+        threads.clear();
         if (replay != null) {
             replay.stop();
         }

@@ -2,7 +2,6 @@ package io.geobroker.ticker.web;
 
 import io.geobroker.ticker.publish.PublishingService;
 import io.geobroker.ticker.publish.TickerSender;
-import io.geobroker.ticker.publish.TopicReadiness;
 import io.geobroker.ticker.rate.RateControl;
 import io.geobroker.ticker.rate.RateSettings;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -39,8 +38,7 @@ class RateControllerTest {
 
         @Bean
         PublishingService publishingService() {
-            return new PublishingService(List.of(), List.of(), null, null, new TickerSender(List.of(), new SimpleMeterRegistry()),
-                    new TopicReadiness(List.of()));
+            return new PublishingService(List.of(), List.of(), null, null, new TickerSender(List.of(), new SimpleMeterRegistry()));
         }
     }
 
