@@ -50,13 +50,7 @@ class TickerServiceIT {
                     .isEqualTo(LongStream.rangeClosed(1, seq.size()).boxed().toList()));
             topic.close();
         });
-        try (Admin sydney = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafkaBootstrap("sydney")));
-             Admin nvirginia = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafkaBootstrap("nvirginia")))) {
-            assertThat(sydney.listTopics().names().get()).contains(prefix + "tickers.ASX")
-                    .doesNotContain(prefix + "tickers.NYSE", prefix + "tickers.NASDAQ");
-            assertThat(nvirginia.listTopics().names().get()).contains(prefix + "tickers.NYSE", prefix + "tickers.NASDAQ")
-                    .doesNotContain(prefix + "tickers.ASX");
-        }
+        TickerTopics.assertEachOnlyInItsHomeRegion(stack, prefix);
     }
 
     @Test

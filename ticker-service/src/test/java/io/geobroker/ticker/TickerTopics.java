@@ -3,6 +3,9 @@ package io.geobroker.ticker;
 import io.geobroker.domain.SymbolDirectory;
 import io.geobroker.domain.Ticker;
 import io.geobroker.domain.WireFormat;
+import io.geobroker.testsupport.StackContext;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -15,6 +18,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** Reads one ticker topic of one region's Kafka from the beginning, decoding and checking every record. */
 final class TickerTopics implements AutoCloseable {
@@ -60,6 +65,20 @@ final class TickerTopics implements AutoCloseable {
         List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
                 .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
         return consumer.endOffsets(partitions).values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /**
+     * Asserts that ASX's ticker topic under {@code prefix} exists on Sydney's Kafka only, and NYSE's
+     * and NASDAQ's on N. Virginia's only.
+     */
+    static void assertEachOnlyInItsHomeRegion(StackContext stack, String prefix) throws Exception {
+        try (Admin sydney = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafkaBootstrap("sydney")));
+             Admin nvirginia = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafkaBootstrap("nvirginia")))) {
+            assertThat(sydney.listTopics().names().get()).contains(prefix + "tickers.ASX")
+                    .doesNotContain(prefix + "tickers.NYSE", prefix + "tickers.NASDAQ");
+            assertThat(nvirginia.listTopics().names().get()).contains(prefix + "tickers.NYSE", prefix + "tickers.NASDAQ")
+                    .doesNotContain(prefix + "tickers.ASX");
+        }
     }
 
     @Override

@@ -1,7 +1,8 @@
-package io.geobroker.ticker.publish;
+package io.geobroker.ticker;
 
 import io.geobroker.testsupport.StackContext;
 import io.geobroker.testsupport.WithLocalStack;
+import io.geobroker.ticker.publish.TopicReadiness;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -27,12 +28,7 @@ class TopicReadinessIT {
 
         assertThat(readiness.await(() -> false)).isTrue();
 
-        try (Admin sydney = admin(stack, "sydney"); Admin nvirginia = admin(stack, "nvirginia")) {
-            assertThat(sydney.listTopics().names().get()).contains(prefix + "tickers.ASX")
-                    .doesNotContain(prefix + "tickers.NYSE", prefix + "tickers.NASDAQ");
-            assertThat(nvirginia.listTopics().names().get()).contains(prefix + "tickers.NYSE", prefix + "tickers.NASDAQ")
-                    .doesNotContain(prefix + "tickers.ASX");
-        }
+        TickerTopics.assertEachOnlyInItsHomeRegion(stack, prefix);
     }
 
     @Test
