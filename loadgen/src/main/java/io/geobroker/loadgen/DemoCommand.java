@@ -43,6 +43,9 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--nodes-per-dc", defaultValue = "1", description = "Cassandra nodes per region. Default: ${DEFAULT-VALUE}.")
     int nodesPerDc;
 
+    @Option(names = "--cassandra-heap-mb", defaultValue = "256", description = "Heap of each Cassandra node. Default: ${DEFAULT-VALUE}.")
+    int cassandraHeapMb;
+
     @Option(names = "--broker-heap-mb", defaultValue = "512", description = "Heap of each broker JVM. Default: ${DEFAULT-VALUE}.")
     int brokerHeapMb;
 
@@ -80,9 +83,9 @@ public final class DemoCommand implements Callable<Integer> {
             case "off" -> WanMode.OFF;
             default -> throw new CommandLine.ParameterException(spec.commandLine(), "--wan must be auto, on or off");
         };
-        if (nodesPerDc < 1 || brokerHeapMb < 128 || tickerHeapMb < 64) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                    "--nodes-per-dc must be at least 1, --broker-heap-mb at least 128 and --ticker-heap-mb at least 64");
+        if (nodesPerDc < 1 || cassandraHeapMb < 128 || brokerHeapMb < 128 || tickerHeapMb < 64) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--nodes-per-dc must be at least 1, "
+                    + "--cassandra-heap-mb and --broker-heap-mb at least 128 and --ticker-heap-mb at least 64");
         }
         Path root = repositoryRoot();
         String addressPrefix = prefix != null ? prefix
@@ -93,7 +96,7 @@ public final class DemoCommand implements Callable<Integer> {
                 ? Optional.of(new Demo.TickerService(tickerHeapMb, tickerJvmOptions, options.seed(), options.symbolsPerExchange()))
                 : Optional.empty();
         Demo.Settings settings = new Demo.Settings(root, workDir != null ? workDir : root.resolve(".demo"), addressPrefix,
-                wanMode, nodesPerDc, brokerHeapMb, List.copyOf(brokerJvmOptions), remoteDc, startTimeout, ticker);
+                wanMode, nodesPerDc, cassandraHeapMb, brokerHeapMb, List.copyOf(brokerJvmOptions), remoteDc, startTimeout, ticker);
         try (Demo demo = new Demo(settings)) {
             Topology topology = demo.start();
             Driver.Tickers tickers = tickerService
@@ -102,7 +105,8 @@ public final class DemoCommand implements Callable<Integer> {
             Target target = Target.of(topology, Map.of(), Map.of(), demo.adminToken(), Topics.standard(),
                     "local stack " + addressPrefix + ".x (" + demo.wanStatus() + ")");
             Map<String, String> conditions = new LinkedHashMap<>();
-            conditions.put("deployment", "local stack on this machine: " + nodesPerDc + " Cassandra 5.0 node(s) per DC, one Kafka 4.3 "
+            conditions.put("deployment", "local stack on this machine: " + nodesPerDc + " Cassandra 5.0 node(s) per DC ("
+                    + cassandraHeapMb + " MB heap), one Kafka 4.3 "
                     + "broker per region, one broker-service per region (" + brokerHeapMb + " MB heap"
                     + (brokerJvmOptions.isEmpty() ? "" : ", " + String.join(" ", brokerJvmOptions)) + ")"
                     + (remoteDc ? ", each broker using the other region's Cassandra DC" : "")

@@ -42,7 +42,7 @@ public final class Demo implements AutoCloseable {
 
     /** How the demo's services are set up; no {@code tickerService} when the load generator publishes the tickers. */
     public record Settings(Path root, Path workDir, String addressPrefix, WanMode wan, int nodesPerDc,
-                           int brokerHeapMb, List<String> brokerJvmOptions, boolean remoteDc, Duration startTimeout,
+                           int cassandraHeapMb, int brokerHeapMb, List<String> brokerJvmOptions, boolean remoteDc, Duration startTimeout,
                            Optional<TickerService> tickerService) {
     }
 
@@ -108,6 +108,7 @@ public final class Demo implements AutoCloseable {
                 + settings.addressPrefix() + ") ...");
         stack = LocalStack.builder().workDir(settings.workDir().resolve("stack")).wipe(true)
                 .addressPrefix(settings.addressPrefix()).nodesPerDc(settings.nodesPerDc()).wan(settings.wan())
+                .cassandraHeapMb(settings.cassandraHeapMb())
                 .watchParentPid(ProcessHandle.current().pid()).startTimeout(settings.startTimeout()).build();
         topology = stack.start();
         System.err.println("Local stack ready; " + stack.wanStatus());
