@@ -2,7 +2,7 @@ package io.geobroker.ticker;
 
 import io.geobroker.testsupport.StackContext;
 import io.geobroker.testsupport.WithLocalStack;
-import io.geobroker.ticker.publish.TopicReadiness;
+import io.geobroker.kafka.TopicReadiness;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -21,7 +21,7 @@ class TopicReadinessIT {
     @Test
     void missing_topics_are_created_in_their_own_region_only(StackContext stack) throws Exception {
         String prefix = stack.topics().prefix() + "missing.";
-        TopicReadiness readiness = new TopicReadiness(List.of(
+        TopicReadiness readiness = new TopicReadiness("test-topics", List.of(
                 new TopicReadiness.Target("sydney", stack.kafkaBootstrap("sydney"), prefix + "tickers.ASX"),
                 new TopicReadiness.Target("nvirginia", stack.kafkaBootstrap("nvirginia"), prefix + "tickers.NYSE"),
                 new TopicReadiness.Target("nvirginia", stack.kafkaBootstrap("nvirginia"), prefix + "tickers.NASDAQ")));
@@ -37,7 +37,7 @@ class TopicReadinessIT {
         try (Admin nvirginia = admin(stack, "nvirginia")) {
             nvirginia.createTopics(List.of(new NewTopic(topic, 3, (short) 1))).all().get();
 
-            assertThat(new TopicReadiness(List.of(new TopicReadiness.Target("nvirginia", stack.kafkaBootstrap("nvirginia"), topic)))
+            assertThat(new TopicReadiness("test-topics", List.of(new TopicReadiness.Target("nvirginia", stack.kafkaBootstrap("nvirginia"), topic)))
                     .await(() -> false)).isTrue();
 
             assertThat(nvirginia.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions()).hasSize(3);
@@ -47,7 +47,7 @@ class TopicReadinessIT {
     @Test
     void an_unreachable_kafka_is_retried_until_publishing_stops() {
         // Nothing listens on port 1: every attempt fails (connection refused) until the admin call times out.
-        TopicReadiness readiness = new TopicReadiness(List.of(new TopicReadiness.Target("nowhere", "127.0.0.1:1", "tickers.NYSE")));
+        TopicReadiness readiness = new TopicReadiness("test-topics", List.of(new TopicReadiness.Target("nowhere", "127.0.0.1:1", "tickers.NYSE")));
         AtomicInteger asked = new AtomicInteger();
 
         boolean ready = readiness.await(() -> asked.incrementAndGet() > 2);

@@ -5,6 +5,7 @@ import io.geobroker.domain.Fill;
 import io.geobroker.domain.Topics;
 import io.geobroker.domain.Topology;
 import io.geobroker.domain.WireFormat;
+import io.geobroker.kafka.TopicReadiness;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -20,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 
@@ -28,6 +30,10 @@ import java.util.concurrent.Future;
  * engine waits until Kafka has them before it commits the group's ticker offsets or lets a later
  * group's fills of the same symbol count as the last ones, so a fill is either acknowledged or
  * published again after a restart (same fill id; consumers drop repeats).
+ *
+ * <p>The first fill waits until the fills topic is writable ({@link TopicReadiness}, checked on its
+ * own thread from the start): a topic created by the idempotent producer's first send could refuse
+ * that send until it expired (KAFKA-15591), holding up the engine for the delivery timeout.
  */
 @Component
 public class FillPublisher implements DisposableBean {
@@ -36,6 +42,8 @@ public class FillPublisher implements DisposableBean {
 
     private final KafkaProducer<String, byte[]> producer;
     private final String topic;
+    private final CountDownLatch topicChecked = new CountDownLatch(1);
+    private volatile boolean closed;
 
     public FillPublisher(Topology.RegionEndpoints localRegion, Topics topics, BrokerProperties properties) {
         Properties config = new Properties();
@@ -48,6 +56,31 @@ public class FillPublisher implements DisposableBean {
         config.put(ProducerConfig.CLIENT_ID_CONFIG, "broker-fills-" + localRegion.name());
         this.producer = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
         this.topic = topics.fills();
+        TopicReadiness readiness = new TopicReadiness("broker-fills-topic",
+                List.of(new TopicReadiness.Target(localRegion.name(), localRegion.kafkaBootstrap(), topic)));
+        Thread check = new Thread(() -> {
+            try {
+                readiness.await(() -> closed);
+            } finally {
+                topicChecked.countDown();
+            }
+        }, "fills-topic-readiness");
+        check.setDaemon(true);
+        check.start();
+    }
+
+    /** Whether the fills topic was found writable (or the publisher closed) — the first fill waits for this. */
+    public boolean topicChecked() {
+        return topicChecked.getCount() == 0;
+    }
+
+    private void awaitTopic() {
+        try {
+            topicChecked.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the fills topic", e);
+        }
     }
 
     /** Sends every fill and returns once Kafka acknowledged all of them, sending again what failed. */
@@ -71,6 +104,9 @@ public class FillPublisher implements DisposableBean {
         }
 
         private void start(List<Fill> todo) {
+            if (!todo.isEmpty()) {
+                awaitTopic();
+            }
             fills = todo;
             acks = new ArrayList<>(todo.size());
             for (Fill fill : todo) {
@@ -102,6 +138,7 @@ public class FillPublisher implements DisposableBean {
 
     @Override
     public void destroy() {
+        closed = true;
         producer.close(Duration.ofSeconds(5));
     }
 }

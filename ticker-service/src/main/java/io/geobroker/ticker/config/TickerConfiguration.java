@@ -10,7 +10,7 @@ import io.geobroker.ticker.publish.ExchangeClock;
 import io.geobroker.ticker.publish.Producers;
 import io.geobroker.ticker.publish.PublishingService;
 import io.geobroker.ticker.publish.TickerSender;
-import io.geobroker.ticker.publish.TopicReadiness;
+import io.geobroker.kafka.TopicReadiness;
 import io.geobroker.ticker.rate.PacedLoop;
 import io.geobroker.ticker.rate.RateControl;
 import io.geobroker.ticker.replay.ReplayFeed;
@@ -149,7 +149,7 @@ public class TickerConfiguration {
     }
 
     private static TopicReadiness topicsOf(TickerSettings settings, List<TickerSettings.PublishedExchange> exchanges) {
-        return new TopicReadiness(exchanges.stream()
+        return new TopicReadiness("ticker-service-topics", exchanges.stream()
                 .map(e -> new TopicReadiness.Target(e.region(), e.kafkaBootstrap(), settings.topics().tickers(e.exchange())))
                 .toList());
     }

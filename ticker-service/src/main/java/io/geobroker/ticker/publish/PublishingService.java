@@ -1,5 +1,6 @@
 package io.geobroker.ticker.publish;
 
+import io.geobroker.kafka.TopicReadiness;
 import io.geobroker.ticker.model.FillsConsumer;
 import io.geobroker.ticker.rate.PacedLoop;
 import io.geobroker.ticker.replay.ReplayFeed;

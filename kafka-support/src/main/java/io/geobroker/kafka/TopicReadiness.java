@@ -1,4 +1,4 @@
-package io.geobroker.ticker.publish;
+package io.geobroker.kafka;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -23,25 +23,28 @@ import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 
 /**
- * Makes sure every ticker topic exists and its partition leaders accept writes before the first
- * ticker is generated: creates a missing topic (the broker's default partitions and replication),
- * then waits until the leader of every partition answers a ListOffsets request.
+ * Makes sure every topic a service writes exists and its partition leaders accept writes before the
+ * first record is sent: creates a missing topic (the broker's default partitions and replication),
+ * then waits until the leader of every partition answers a ListOffsets request. The ticker service
+ * waits for its ticker topics before it generates the first ticker; the broker waits for its fills
+ * topic before it sends the first fill.
  *
  * <p>Why: with an idempotent producer, the first produce request to a partition the leader has not
  * yet applied from the metadata log fails with a retriable error, and a later request that arrives
  * after it has is appended; the broker (Kafka before 4.5, KAFKA-15591) then rejects every retry of
- * the first request as out of sequence until it expires. Those tickers would be lost and every
- * symbol's sequence would start with a gap. A leader that answers ListOffsets for the partition has
+ * the first request as out of sequence until it expires. Those records fail after the producer's
+ * delivery timeout: tickers would be lost (every symbol's sequence starting with a gap), and a fill
+ * would hold up its engine until it is sent again. A leader that answers ListOffsets for the partition has
  * applied it, so the race cannot happen. It also means the service works where topic auto-creation
  * is off.
  *
  * <p>A Kafka that cannot be reached or refuses is retried (backing off from 100 ms to every second),
- * logged once it has failed for 10 s and then at most every 10 s, until it answers or publishing is
- * stopped: the service stays up and starts publishing late.
+ * logged once it has failed for 10 s and then at most every 10 s, until it answers or the caller
+ * stops waiting: the service stays up and starts writing late.
  */
 public final class TopicReadiness {
 
-    /** One ticker topic and the Kafka of the region it is published to. */
+    /** One topic and the Kafka of the region it is written to. */
     public record Target(String region, String bootstrap, String topic) {
     }
 
@@ -51,9 +54,12 @@ public final class TopicReadiness {
     private static final long LOG_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
     private static final long CALL_TIMEOUT_SECONDS = 10;
 
+    private final String clientIdPrefix;
     private final List<Target> targets;
 
-    public TopicReadiness(List<Target> targets) {
+    /** {@code clientIdPrefix} names the admin clients in Kafka's logs, followed by the region. */
+    public TopicReadiness(String clientIdPrefix, List<Target> targets) {
+        this.clientIdPrefix = clientIdPrefix;
         this.targets = List.copyOf(targets);
     }
 
@@ -76,7 +82,7 @@ public final class TopicReadiness {
         Target first = region.get(0);
         try (Admin admin = Admin.create(Map.of(
                 AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, first.bootstrap(),
-                AdminClientConfig.CLIENT_ID_CONFIG, "ticker-service-topics-" + first.region(),
+                AdminClientConfig.CLIENT_ID_CONFIG, clientIdPrefix + "-" + first.region(),
                 // Short, so that a stop is noticed within seconds while a region's Kafka is unreachable.
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 3_000,
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 5_000,
@@ -101,7 +107,7 @@ public final class TopicReadiness {
                         long now = System.nanoTime();
                         if (now - lastLog >= LOG_INTERVAL_NANOS) {
                             lastLog = now;
-                            LOG.warn("Topic {} on the Kafka of region {} ({}) is not writable yet: {}; publishing "
+                            LOG.warn("Topic {} on the Kafka of region {} ({}) is not writable yet: {}; writing "
                                             + "starts when it is, retrying every second",
                                     target.topic(), target.region(), target.bootstrap(), cause.toString());
                         }
