@@ -161,9 +161,11 @@ final class LoadRun {
         if (tickers.source() == TickerSource.LOADGEN) {
             return "published by the load generator at a constant rate (--tickers=loadgen), exchange time = intended publish time";
         }
-        return (tickers.rate().isPresent()
-                ? "published by the demo's ticker service, its rate set by the load generator to follow the ramp"
-                : "published by the deployment's ticker service at its own rate")
+        String rate = tickers.rate().isEmpty() ? " at its own rate"
+                : ", its rate set by the load generator to follow the ramp" + (tickers.owner().equals("demo") ? ""
+                : String.format(Locale.ROOT, " (%s, put back to %.1f tickers/s after the run)", tickers.rate().get(),
+                tickers.rateAfterRun()));
+        return "published by the " + tickers.owner() + "'s ticker service" + rate
                 + ", exchange time = scheduled publish time; the load generator learns the quotes from the ticker topics";
     }
 

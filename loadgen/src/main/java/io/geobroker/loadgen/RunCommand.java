@@ -5,6 +5,7 @@ import io.geobroker.domain.Topics;
 import io.geobroker.domain.Topology;
 import io.geobroker.loadgen.driver.Driver;
 import io.geobroker.loadgen.driver.Target;
+import io.geobroker.loadgen.driver.TickerRateClient;
 import io.geobroker.loadgen.driver.TickerSource;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -12,6 +13,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,6 +45,11 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--topic-prefix", defaultValue = "", description = "Prefix of the Kafka topic names, if the deployment uses one.")
     String topicPrefix;
 
+    @Option(names = "--ticker-service", description = "URL of the deployment's ticker service, e.g. http://127.0.0.200:8081: "
+            + "the run then sets its rate as the demo does (ramp, then --tickers-per-second x --scale) and puts back the "
+            + "rate it had when the run ends. Default: the deployment's ticker service keeps its own rate.")
+    String tickerService;
+
     @Option(names = "--ready-timeout", defaultValue = "60s", converter = WorkloadOptions.DurationConverter.class,
             description = "How long to wait for the deployment to be ready. Default: ${DEFAULT-VALUE}.")
     Duration readyTimeout;
@@ -63,13 +71,45 @@ public final class RunCommand implements Callable<Integer> {
         Topology topology = topology();
         Target target = Target.of(topology, brokers, kafka, adminToken(), new Topics(topicPrefix),
                 topologyFile != null ? "topology " + topologyFile : "regions " + brokers.keySet());
-        // The deployment's own ticker service publishes (its rate is the deployment's business), unless
-        // --tickers=loadgen asks the load generator to publish instead.
-        Driver.Tickers tickers = options.tickers() == TickerSource.LOADGEN
-                ? Driver.Tickers.publishedByLoadgen() : Driver.Tickers.fromDeployment();
+        Driver.Tickers tickers = tickers();
         LoadRun.execute(target, options, tickers, readyTimeout, options.scenario().name().toLowerCase().replace('_', '-'),
                 Map.of());
         return 0;
+    }
+
+    /**
+     * The deployment's own ticker service publishes: at its own rate, or at the run's when
+     * {@code --ticker-service} names it; {@code --tickers=loadgen} makes the load generator publish.
+     */
+    private Driver.Tickers tickers() throws InterruptedException {
+        if (options.tickers() == TickerSource.LOADGEN) {
+            if (tickerService != null) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "--ticker-service sets the rate of the deployment's ticker service; with --tickers=loadgen the load "
+                                + "generator publishes, so give only one of them");
+            }
+            return Driver.Tickers.publishedByLoadgen();
+        }
+        if (tickerService == null) {
+            return Driver.Tickers.fromDeployment();
+        }
+        URI url;
+        try {
+            url = new URI(tickerService);
+        } catch (URISyntaxException e) {
+            url = null;
+        }
+        if (url == null || url.getHost() == null || !("http".equals(url.getScheme()) || "https".equals(url.getScheme()))) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--ticker-service must be an http(s) URL such as http://127.0.0.200:8081, not " + tickerService);
+        }
+        TickerRateClient rate = new TickerRateClient(tickerService, Duration.ofSeconds(5));
+        try {
+            return Driver.Tickers.fromDeploymentService(rate, rate.current());
+        } catch (IOException e) {
+            throw new IllegalStateException("the ticker service at " + tickerService + " does not answer its rate ("
+                    + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")", e);
+        }
     }
 
     private Topology topology() {

@@ -121,4 +121,36 @@ class LoadgenCommandLineTest {
         assertThat(code).isEqualTo(1);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("region sydney has no Kafka bootstrap servers");
     }
+
+    @Test
+    void a_ticker_service_rate_and_loadgen_tickers_together_are_bad_usage(@TempDir Path dir) throws Exception {
+        Path token = Files.writeString(dir.resolve("token"), "t");
+
+        assertThat(Loadgen.execute("run", "--admin-token-file", token.toString(), "--tickers=loadgen",
+                "--ticker-service", "http://127.0.0.1:1", "--broker", "sydney=http://127.0.0.1:1", "--kafka",
+                "sydney=127.0.0.1:1")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("give only one of them");
+    }
+
+    @Test
+    void a_ticker_service_that_is_not_a_url_is_bad_usage(@TempDir Path dir) throws Exception {
+        Path token = Files.writeString(dir.resolve("token"), "t");
+
+        assertThat(Loadgen.execute("run", "--admin-token-file", token.toString(), "--ticker-service", "127.0.0.200:8081",
+                "--broker", "sydney=http://127.0.0.1:1", "--kafka", "sydney=127.0.0.1:1")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--ticker-service must be an http(s) URL");
+    }
+
+    @Test
+    void an_unreachable_ticker_service_fails_with_a_clear_message_before_the_load(@TempDir Path dir) throws Exception {
+        Path token = Files.writeString(dir.resolve("token"), "t");
+
+        int code = Loadgen.execute("run", "--admin-token-file", token.toString(), "--ticker-service", "http://127.0.0.1:1",
+                "--broker", "sydney=http://127.0.0.1:1", "--kafka", "sydney=127.0.0.1:1", "--out", dir.toString());
+
+        assertThat(code).isEqualTo(1);
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .contains("the ticker service at http://127.0.0.1:1 does not answer its rate");
+        assertThat(dir.resolve("report.json")).doesNotExist();
+    }
 }

@@ -72,22 +72,30 @@ public final class Driver implements AutoCloseable {
     }
 
     /**
-     * Where a run's tickers come from; for a ticker service whose rate the load generator controls
-     * (the demo's own), how to set it. Without one (a running deployment's service) the rate is left
-     * as the deployment has it.
+     * Where a run's tickers come from; for a ticker service whose rate the load generator controls,
+     * how to set it and the rate to leave it at after each run: 0 (paused) for the demo's own
+     * service, the rate it had before for a deployment's ({@code run --ticker-service}). Without a
+     * rate client (a running deployment's service) the rate is left as the deployment has it.
      */
-    public record Tickers(TickerSource source, Optional<TickerRateClient> rate) {
+    public record Tickers(TickerSource source, Optional<TickerRateClient> rate, double rateAfterRun, String owner) {
 
         public static Tickers publishedByLoadgen() {
-            return new Tickers(TickerSource.LOADGEN, Optional.empty());
+            return new Tickers(TickerSource.LOADGEN, Optional.empty(), 0, "load generator");
         }
 
+        /** The demo's own ticker service: paused before and after the run. */
         public static Tickers fromService(TickerRateClient rate) {
-            return new Tickers(TickerSource.SERVICE, Optional.of(rate));
+            return new Tickers(TickerSource.SERVICE, Optional.of(rate), 0, "demo");
         }
 
+        /** A running deployment's ticker service, left at its own rate. */
         public static Tickers fromDeployment() {
-            return new Tickers(TickerSource.SERVICE, Optional.empty());
+            return new Tickers(TickerSource.SERVICE, Optional.empty(), 0, "deployment");
+        }
+
+        /** A running deployment's ticker service whose rate the run sets, put back to {@code rateBefore} after it. */
+        public static Tickers fromDeploymentService(TickerRateClient rate, double rateBefore) {
+            return new Tickers(TickerSource.SERVICE, Optional.of(rate), rateBefore, "deployment");
         }
     }
 
@@ -437,8 +445,9 @@ public final class Driver implements AutoCloseable {
             for (Thread t : threads) {
                 t.join(5_000);
             }
-            // Pause the demo's ticker service between runs (sweep steps) and after the last one.
-            tickerSource.rate().ifPresent(rate -> setRate(rate, 0, null));
+            // Between runs (sweep steps) and after the last one: the demo's ticker service paused, a
+            // deployment's back at the rate it had.
+            tickerSource.rate().ifPresent(rate -> setRate(rate, tickerSource.rateAfterRun(), null));
             for (AutoCloseable c : closeables) {
                 try {
                     c.close();

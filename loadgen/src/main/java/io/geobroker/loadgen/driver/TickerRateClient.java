@@ -1,5 +1,7 @@
 package io.geobroker.loadgen.driver;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -42,6 +44,29 @@ public final class TickerRateClient {
         if (response.statusCode() != 200) {
             throw new IOException("PUT " + rate + " answered " + response.statusCode() + ": " + response.body());
         }
+    }
+
+    /**
+     * The total rate the service publishes at now (tickers per second over all exchanges).
+     *
+     * @throws IOException if the service does not answer 200 with a rate in time
+     */
+    public double current() throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(rate).timeout(timeout).GET().build();
+        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 200) {
+            throw new IOException("GET " + rate + " answered " + response.statusCode() + ": " + response.body());
+        }
+        return totalRate(response.body());
+    }
+
+    /** The total rate in the body of {@code GET /api/v1/rate}. */
+    static double totalRate(String body) throws IOException {
+        JsonNode total = BrokerClient.JSON.readTree(body).path("tickersPerSecond");
+        if (!total.isNumber() || total.asDouble() < 0) {
+            throw new IOException("no tickersPerSecond in the rate answer: " + body);
+        }
+        return total.asDouble();
     }
 
     @Override
