@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -76,6 +77,45 @@ public final class TopicReadiness {
             }
         }
         return true;
+    }
+
+    /**
+     * Starts {@link #await} on a daemon thread named {@code threadName}, for a service that must not
+     * wait at start but must wait before its first send ({@link Check#await}).
+     */
+    public Check inBackground(String threadName, BooleanSupplier stopped) {
+        Check check = new Check();
+        Thread thread = new Thread(() -> {
+            try {
+                check.writable = await(stopped);
+            } finally {
+                check.done.countDown();
+            }
+        }, threadName);
+        thread.setDaemon(true);
+        thread.start();
+        return check;
+    }
+
+    /** A check running in the background. */
+    public static final class Check {
+
+        private final CountDownLatch done = new CountDownLatch(1);
+        private volatile boolean writable;
+
+        private Check() {
+        }
+
+        /** Whether the check has ended: every topic writable, or the caller stopped it. */
+        public boolean isDone() {
+            return done.getCount() == 0;
+        }
+
+        /** Waits until the check has ended; returns true if every topic is writable. */
+        public boolean await() throws InterruptedException {
+            done.await();
+            return writable;
+        }
     }
 
     private boolean awaitRegion(List<Target> region, BooleanSupplier stopped) {

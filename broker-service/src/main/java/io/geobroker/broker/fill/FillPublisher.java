@@ -21,7 +21,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 
@@ -42,7 +41,7 @@ public class FillPublisher implements DisposableBean {
 
     private final KafkaProducer<String, byte[]> producer;
     private final String topic;
-    private final CountDownLatch topicChecked = new CountDownLatch(1);
+    private final TopicReadiness.Check topicChecked;
     private volatile boolean closed;
 
     public FillPublisher(Topology.RegionEndpoints localRegion, Topics topics, BrokerProperties properties) {
@@ -56,22 +55,14 @@ public class FillPublisher implements DisposableBean {
         config.put(ProducerConfig.CLIENT_ID_CONFIG, "broker-fills-" + localRegion.name());
         this.producer = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
         this.topic = topics.fills();
-        TopicReadiness readiness = new TopicReadiness("broker-fills-topic",
-                List.of(new TopicReadiness.Target(localRegion.name(), localRegion.kafkaBootstrap(), topic)));
-        Thread check = new Thread(() -> {
-            try {
-                readiness.await(() -> closed);
-            } finally {
-                topicChecked.countDown();
-            }
-        }, "fills-topic-readiness");
-        check.setDaemon(true);
-        check.start();
+        this.topicChecked = new TopicReadiness("broker-fills-topic",
+                List.of(new TopicReadiness.Target(localRegion.name(), localRegion.kafkaBootstrap(), topic)))
+                .inBackground("fills-topic-readiness", () -> closed);
     }
 
     /** Whether the fills topic was found writable (or the publisher closed) — the first fill waits for this. */
     public boolean topicChecked() {
-        return topicChecked.getCount() == 0;
+        return topicChecked.isDone();
     }
 
     private void awaitTopic() {

@@ -8,6 +8,7 @@ import io.geobroker.domain.Ticker;
 import io.geobroker.domain.Topics;
 import io.geobroker.domain.Topology;
 import io.geobroker.domain.WireFormat;
+import io.geobroker.kafka.TopicReadiness;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
@@ -59,6 +60,7 @@ public class TickerConsumer implements SmartLifecycle {
     private final Properties producerConfig = new Properties();
     private final MeterRegistry meters;
     private final Counter deadLettered;
+    private final TopicReadiness deadLetterTopic;
     private volatile boolean running;
     private volatile KafkaConsumer<String, byte[]> consumer;
     private Thread thread;
@@ -83,6 +85,8 @@ public class TickerConsumer implements SmartLifecycle {
         producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
         producerConfig.put(ProducerConfig.CLIENT_ID_CONFIG, "broker-dead-letter-" + region.name());
+        deadLetterTopic = new TopicReadiness("broker-dead-letter-topic", List.of(new TopicReadiness.Target(
+                region.name(), localRegion.kafkaBootstrap(), topics.tickersDeadLetter())));
         deadLettered = Counter.builder("geobroker.tickers.dead.lettered")
                 .description("Ticker messages that could not be decoded").register(meters);
     }
@@ -129,6 +133,9 @@ public class TickerConsumer implements SmartLifecycle {
              KafkaClientMetrics metrics = new KafkaClientMetrics(c)) {
             consumer = c;
             metrics.bindTo(meters);
+            // The dead-letter topic is made writable while tickers flow; the first poison message waits for it.
+            TopicReadiness.Check deadLetterTopicChecked = deadLetterTopic.inBackground("dead-letter-topic-readiness",
+                    () -> !running);
             if (!engine.awaitReady(Duration.ofMinutes(10))) {
                 log.error("the engine did not become ready; not consuming tickers");
                 return;
@@ -152,6 +159,7 @@ public class TickerConsumer implements SmartLifecycle {
                     try {
                         ticker = WireFormat.decodeTicker(record.value(), directory);
                     } catch (WireFormat.InvalidMessageException e) {
+                        deadLetterTopicChecked.await();
                         deadLetter(deadLetters, record, e.getMessage());
                         engine.skipped(record.topic(), record.partition(), record.offset());
                         continue;
