@@ -94,18 +94,14 @@ class LoadgenCommandLineTest {
 
     @Test
     void run_scenario_remote_dc_is_refused_outside_the_demo(@TempDir Path dir) throws Exception {
-        Path token = Files.writeString(dir.resolve("token"), "t");
-
-        assertThat(Loadgen.execute("run", "--scenario", "remote-dc", "--admin-token-file", token.toString(),
+        assertThat(run(dir, "--scenario", "remote-dc",
                 "--broker", "sydney=http://127.0.0.1:1", "--kafka", "sydney=127.0.0.1:1")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("demo scenario");
     }
 
     @Test
     void an_unreachable_broker_fails_with_a_clear_message_after_the_ready_timeout(@TempDir Path dir) throws Exception {
-        Path token = Files.writeString(dir.resolve("token"), "t");
-
-        int code = Loadgen.execute("run", "--admin-token-file", token.toString(), "--ready-timeout", "1s",
+        int code = run(dir, "--ready-timeout", "1s",
                 "--broker", "sydney=http://127.0.0.1:1", "--kafka", "sydney=127.0.0.1:1", "--out", dir.toString());
 
         assertThat(code).isEqualTo(1);
@@ -114,9 +110,7 @@ class LoadgenCommandLineTest {
 
     @Test
     void a_region_without_kafka_is_named_in_the_message(@TempDir Path dir) throws Exception {
-        Path token = Files.writeString(dir.resolve("token"), "t");
-
-        int code = Loadgen.execute("run", "--admin-token-file", token.toString(), "--broker", "sydney=http://127.0.0.1:1");
+        int code = run(dir, "--broker", "sydney=http://127.0.0.1:1");
 
         assertThat(code).isEqualTo(1);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("region sydney has no Kafka bootstrap servers");
@@ -124,9 +118,7 @@ class LoadgenCommandLineTest {
 
     @Test
     void a_ticker_service_rate_and_loadgen_tickers_together_are_bad_usage(@TempDir Path dir) throws Exception {
-        Path token = Files.writeString(dir.resolve("token"), "t");
-
-        assertThat(Loadgen.execute("run", "--admin-token-file", token.toString(), "--tickers=loadgen",
+        assertThat(run(dir, "--tickers=loadgen",
                 "--ticker-service", "http://127.0.0.1:1", "--broker", "sydney=http://127.0.0.1:1", "--kafka",
                 "sydney=127.0.0.1:1")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("give only one of them");
@@ -134,23 +126,30 @@ class LoadgenCommandLineTest {
 
     @Test
     void a_ticker_service_that_is_not_a_url_is_bad_usage(@TempDir Path dir) throws Exception {
-        Path token = Files.writeString(dir.resolve("token"), "t");
-
-        assertThat(Loadgen.execute("run", "--admin-token-file", token.toString(), "--ticker-service", "127.0.0.200:8081",
+        assertThat(run(dir, "--ticker-service", "127.0.0.200:8081",
                 "--broker", "sydney=http://127.0.0.1:1", "--kafka", "sydney=127.0.0.1:1")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("--ticker-service must be an http(s) URL");
     }
 
     @Test
     void an_unreachable_ticker_service_fails_with_a_clear_message_before_the_load(@TempDir Path dir) throws Exception {
-        Path token = Files.writeString(dir.resolve("token"), "t");
-
-        int code = Loadgen.execute("run", "--admin-token-file", token.toString(), "--ticker-service", "http://127.0.0.1:1",
+        int code = run(dir, "--ticker-service", "http://127.0.0.1:1",
                 "--broker", "sydney=http://127.0.0.1:1", "--kafka", "sydney=127.0.0.1:1", "--out", dir.toString());
 
         assertThat(code).isEqualTo(1);
         assertThat(err.toString(StandardCharsets.UTF_8))
                 .contains("the ticker service at http://127.0.0.1:1 does not answer its rate");
         assertThat(dir.resolve("report.json")).doesNotExist();
+    }
+
+    /** {@code loadgen run} with an admin token file in {@code dir} and the given arguments. */
+    private static int run(Path dir, String... args) throws Exception {
+        Path token = Files.writeString(dir.resolve("token"), "t");
+        String[] all = new String[args.length + 3];
+        all[0] = "run";
+        all[1] = "--admin-token-file";
+        all[2] = token.toString();
+        System.arraycopy(args, 0, all, 3, args.length);
+        return Loadgen.execute(all);
     }
 }
