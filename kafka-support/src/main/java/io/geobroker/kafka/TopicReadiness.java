@@ -28,14 +28,14 @@ import java.util.stream.Collectors;
  * first record is sent: creates a missing topic (the broker's default partitions and replication),
  * then waits until the leader of every partition answers a ListOffsets request. The ticker service
  * waits for its ticker topics before it generates the first ticker; the broker waits for its fills
- * topic before it sends the first fill.
+ * and dead-letter topics before it sends the first fill or dead-letters the first ticker.
  *
  * <p>Why: with an idempotent producer, the first produce request to a partition the leader has not
  * yet applied from the metadata log fails with a retriable error, and a later request that arrives
  * after it has is appended; the broker (Kafka before 4.5, KAFKA-15591) then rejects every retry of
  * the first request as out of sequence until it expires. Those records fail after the producer's
- * delivery timeout: tickers would be lost (every symbol's sequence starting with a gap), and a fill
- * would hold up its engine until it is sent again. A leader that answers ListOffsets for the partition has
+ * delivery timeout: tickers would be lost (every symbol's sequence starting with a gap), a fill
+ * would hold up its engine until it is sent again, and a poison ticker would not be dead-lettered. A leader that answers ListOffsets for the partition has
  * applied it, so the race cannot happen. It also means the service works where topic auto-creation
  * is off.
  *
