@@ -3,7 +3,6 @@ package io.geobroker.stack;
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
-import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.geobroker.domain.Region;
 import io.geobroker.domain.SymbolDirectory;
@@ -669,7 +668,7 @@ public final class LocalStack implements AutoCloseable {
                 .addContactPoints(config.nodeAddresses(region.name()).stream()
                         .map(a -> new InetSocketAddress(a, StackConfig.CQL_PORT)).toList())
                 .withLocalDatacenter(region.dataCenter())
-                .withConfigLoader(DriverConfigLoader.programmaticBuilder()
+                .withConfigLoader(SchemaTool.ddlSessionConfig()
                         .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(10))
                         .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(10))
                         .withDuration(DefaultDriverOption.CONTROL_CONNECTION_TIMEOUT, Duration.ofSeconds(10))

@@ -2,7 +2,6 @@ package io.geobroker.testsupport;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
-import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.geobroker.domain.Topics;
 import io.geobroker.domain.Topology;
@@ -126,7 +125,7 @@ public final class LocalStackExtension implements BeforeAllCallback, ParameterRe
             var builder = CqlSession.builder()
                     .addContactPoints(region.cassandraContactPoints().stream().map(ClassContext::address).toList())
                     .withLocalDatacenter(region.dataCenter())
-                    .withConfigLoader(DriverConfigLoader.programmaticBuilder()
+                    .withConfigLoader(SchemaTool.ddlSessionConfig()
                             // Cross-DC consistency levels wait for the emulated WAN.
                             .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(10))
                             .withDuration(DefaultDriverOption.CONTROL_CONNECTION_AGREEMENT_TIMEOUT, Duration.ofSeconds(30))
