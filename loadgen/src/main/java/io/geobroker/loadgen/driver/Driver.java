@@ -8,6 +8,7 @@ import io.geobroker.domain.SymbolDirectory;
 import io.geobroker.domain.SymbolInfo;
 import io.geobroker.domain.Ticker;
 import io.geobroker.domain.WireFormat;
+import io.geobroker.kafka.TopicReadiness;
 import io.geobroker.loadgen.metrics.Metrics;
 import io.geobroker.loadgen.metrics.RampedSchedule;
 import io.geobroker.loadgen.metrics.SeriesKey;
@@ -199,6 +200,24 @@ public final class Driver implements AutoCloseable {
                         + " is not reachable or refused: " + cause.getClass().getSimpleName()
                         + (cause.getMessage() == null ? "" : " (" + cause.getMessage() + ")"));
             }
+            if (tickerSource.source() == TickerSource.LOADGEN) {
+                awaitWritable(r, wanted, deadline, timeout);
+            }
+        }
+    }
+
+    /**
+     * The load generator's own ticker producer is idempotent: its first record to a partition whose
+     * leader has not applied the topic yet (one created moments ago) can be refused until it expires
+     * (see {@link TopicReadiness}), losing tickers of the run. Waits until every partition's leader
+     * answers, within the same deadline.
+     */
+    private static void awaitWritable(Target.RegionTarget r, Set<String> topics, long deadline, Duration timeout) {
+        List<TopicReadiness.Target> targets = topics.stream()
+                .map(t -> new TopicReadiness.Target(r.name(), r.kafkaBootstrap(), t)).toList();
+        if (!new TopicReadiness("loadgen", targets).await(() -> System.nanoTime() > deadline)) {
+            throw new IllegalStateException("topics " + topics + " on the Kafka of region " + r.name() + " at "
+                    + r.kafkaBootstrap() + " were not writable after " + timeout.toSeconds() + " s");
         }
     }
 
@@ -569,7 +588,7 @@ public final class Driver implements AutoCloseable {
 
     /** A consumer of the region's exchanges' ticker topics, from their current end. */
     private KafkaConsumer<String, byte[]> tickerConsumer(Target.RegionTarget r) {
-        Properties p = consumerProperties(r, 20);
+        Properties p = consumerProperties(r, 500);
         KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
         List<TopicPartition> assigned = new ArrayList<>();
         for (String exchange : r.region().exchanges()) {
@@ -736,7 +755,7 @@ public final class Driver implements AutoCloseable {
     }
 
     private KafkaConsumer<String, byte[]> fillConsumer(Target.RegionTarget r) {
-        Properties p = consumerProperties(r, 50);
+        Properties p = consumerProperties(r, 500);
         p.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, true);
         KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
         List<PartitionInfo> partitions = consumer.partitionsFor(target.topics().fills(), Duration.ofSeconds(15));
