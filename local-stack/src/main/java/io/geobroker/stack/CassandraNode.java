@@ -113,7 +113,8 @@ record CassandraNode(String name, String region, String dataCenter, String addre
                 StackConfig.CQL_PORT, seed ? "true" : "false", d, d, d, d, d);
     }
 
-    List<String> command(Path java, List<Path> classPath, Path watchDir, long ownerPid, int heapMb) {
+    List<String> command(Path java, List<Path> classPath, Path watchDir, long ownerPid, int heapMb,
+                         List<String> jvmOptions) {
         Path jamm = classPath.stream().filter(p -> p.getFileName().toString().startsWith("jamm-")).findFirst()
                 .orElseThrow(() -> new StackException("jamm jar missing from the Cassandra class path"));
         List<String> cmd = new ArrayList<>(List.of(java.toString(),
@@ -133,7 +134,9 @@ record CassandraNode(String name, String region, String dataCenter, String addre
                 // A schema change is not flushed to disk at once (it is in the commit log, replayed
                 // after a kill; stop drains): the schema's DDL applies in ~6 s instead of ~9 s.
                 "-Dcassandra.test.flush_local_schema_changes=false",
-                "-Dgeobroker.stack.node=" + name,
+                "-Dgeobroker.stack.node=" + name));
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of(
                 "-cp", watchDir + File.pathSeparator + join(classPath),
                 ParentWatch.class.getName(), Long.toString(ownerPid),
                 "org.apache.cassandra.service.CassandraDaemon"));

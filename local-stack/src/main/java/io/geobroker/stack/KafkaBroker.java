@@ -94,22 +94,26 @@ record KafkaBroker(String name, String region, String address, Path dir) {
     }
 
     List<String> formatCommand(Path java, List<Path> classPath, Path watchDir, long ownerPid) {
-        return javaCommand(java, classPath, watchDir, ownerPid, 128, "kafka.tools.StorageTool",
+        return javaCommand(java, classPath, watchDir, ownerPid, 128, List.of(), "kafka.tools.StorageTool",
                 List.of("format", "--cluster-id=" + newClusterId(), "--config", properties().toString(), "--standalone"));
     }
 
-    List<String> serverCommand(Path java, List<Path> classPath, Path watchDir, long ownerPid, int heapMb) {
-        return javaCommand(java, classPath, watchDir, ownerPid, heapMb, "kafka.Kafka", List.of(properties().toString()));
+    List<String> serverCommand(Path java, List<Path> classPath, Path watchDir, long ownerPid, int heapMb,
+                               List<String> jvmOptions) {
+        return javaCommand(java, classPath, watchDir, ownerPid, heapMb, jvmOptions, "kafka.Kafka",
+                List.of(properties().toString()));
     }
 
     private List<String> javaCommand(Path java, List<Path> classPath, Path watchDir, long ownerPid, int heapMb,
-                                     String main, List<String> args) {
+                                     List<String> jvmOptions, String main, List<String> args) {
         List<String> cmd = new ArrayList<>(List.of(java.toString(),
                 "-Xms" + heapMb + "m", "-Xmx" + heapMb + "m", "-XX:+UseG1GC", "-XX:CICompilerCount=2",
                 "-Djava.awt.headless=true",
                 "-Dlog4j2.configurationFile=" + dir.resolve("conf/log4j2.xml"),
                 "-Dkafka.logs.dir=" + logDir(),
-                "-Dgeobroker.stack.node=" + name,
+                "-Dgeobroker.stack.node=" + name));
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of(
                 "-cp", watchDir + File.pathSeparator + CassandraNode.join(classPath),
                 ParentWatch.class.getName(), Long.toString(ownerPid), main));
         cmd.addAll(args);

@@ -117,7 +117,7 @@ public final class LocalStack implements AutoCloseable {
                 List.of(state.get("regions", "").split(",")),
                 Integer.parseInt(state.get("nodes-per-dc", "1")), state.get("prefix", DEFAULT_PREFIX),
                 WanMode.valueOf(state.get("wan", "AUTO")), Duration.ofMillis(Long.parseLong(state.get("delay-ms", "115"))),
-                256, 256, state.get("keyspace", SchemaTool.DEFAULT_KEYSPACE), true, OptionalLong.empty(),
+                256, 256, List.of(), state.get("keyspace", SchemaTool.DEFAULT_KEYSPACE), true, OptionalLong.empty(),
                 Duration.ofMinutes(5));
         return new LocalStack(config, true, Topology.load(dir.resolve("topology.properties")));
     }
@@ -575,7 +575,7 @@ public final class LocalStack implements AutoCloseable {
         for (CassandraNode node : nodes) {
             node.configure(seeds);
             launch(node.name(), node.region(), node.command(java, cassandraClassPath, watchDir, owner,
-                    config.cassandraHeapMb()), node.logDir());
+                    config.cassandraHeapMb(), config.jvmOptions()), node.logDir());
         }
         List<Child> formats = new ArrayList<>();
         for (KafkaBroker broker : brokers) {
@@ -597,7 +597,7 @@ public final class LocalStack implements AutoCloseable {
         }
         for (KafkaBroker broker : brokers) {
             launch(broker.name(), broker.region(), broker.serverCommand(java, kafkaClassPath, watchDir, owner,
-                    config.kafkaHeapMb()), broker.logDir());
+                    config.kafkaHeapMb(), config.jvmOptions()), broker.logDir());
         }
         writeState(false, null);
         for (CassandraNode node : nodes) {
@@ -814,6 +814,7 @@ public final class LocalStack implements AutoCloseable {
         private Duration oneWayDelay = DEFAULT_ONE_WAY_DELAY;
         private int cassandraHeapMb = 256;
         private int kafkaHeapMb = 256;
+        private List<String> jvmOptions = List.of();
         private String keyspace = SchemaTool.DEFAULT_KEYSPACE;
         private boolean applySchema = true;
         private OptionalLong watchParentPid = OptionalLong.empty();
@@ -875,6 +876,15 @@ public final class LocalStack implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Extra options for every Cassandra node and Kafka broker JVM, after the stack's own (so they
+         * can override them), e.g. {@code -XX:TieredStopAtLevel=1} (default: none).
+         */
+        public Builder jvmOptions(List<String> jvmOptions) {
+            this.jvmOptions = List.copyOf(jvmOptions);
+            return this;
+        }
+
         public Builder keyspace(String keyspace) {
             this.keyspace = Objects.requireNonNull(keyspace);
             return this;
@@ -899,7 +909,7 @@ public final class LocalStack implements AutoCloseable {
 
         StackConfig config() {
             return new StackConfig(workDir, wipe, regions, nodesPerDc, addressPrefix, wan, oneWayDelay,
-                    cassandraHeapMb, kafkaHeapMb, keyspace, applySchema, watchParentPid, startTimeout);
+                    cassandraHeapMb, kafkaHeapMb, jvmOptions, keyspace, applySchema, watchParentPid, startTimeout);
         }
 
         /** Receives one line per start-up step, with the time since the start (default: none). */

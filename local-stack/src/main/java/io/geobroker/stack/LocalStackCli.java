@@ -40,6 +40,9 @@ public final class LocalStackCli {
         int cassandraHeapMb;
         @Option(names = "--kafka-heap-mb", defaultValue = "256")
         int kafkaHeapMb;
+        @Option(names = "--jvm-option", description = "an extra option for every Cassandra and Kafka JVM (repeatable; "
+                + "write --jvm-option=-XX:...)")
+        List<String> jvmOptions = List.of();
         @Option(names = "--keyspace", defaultValue = "geobroker")
         String keyspace;
         @Option(names = "--no-schema", description = "do not apply the schema")
@@ -57,7 +60,7 @@ public final class LocalStackCli {
         public Integer call() throws InterruptedException {
             LocalStack.Builder builder = LocalStack.builder().workDir(dir).wipe(wipe).regions(regions)
                     .nodesPerDc(nodesPerDc).addressPrefix(prefix).wan(wan).oneWayDelay(Duration.ofMillis(delayMs))
-                    .cassandraHeapMb(cassandraHeapMb).kafkaHeapMb(kafkaHeapMb).keyspace(keyspace)
+                    .cassandraHeapMb(cassandraHeapMb).kafkaHeapMb(kafkaHeapMb).jvmOptions(jvmOptions).keyspace(keyspace)
                     .applySchema(!noSchema).startTimeout(Duration.ofSeconds(startTimeoutSeconds));
             if (watchParentPid != null) {
                 builder.watchParentPid(watchParentPid);

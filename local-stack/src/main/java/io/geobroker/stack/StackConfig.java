@@ -18,8 +18,8 @@ import java.util.regex.Pattern;
  * {@code .200}.
  */
 record StackConfig(Path workDir, boolean wipe, List<String> regionNames, int nodesPerDc, String addressPrefix,
-                   WanMode wan, Duration oneWayDelay, int cassandraHeapMb, int kafkaHeapMb, String keyspace,
-                   boolean applySchema, OptionalLong watchParentPid, Duration startTimeout) {
+                   WanMode wan, Duration oneWayDelay, int cassandraHeapMb, int kafkaHeapMb, List<String> jvmOptions,
+                   String keyspace, boolean applySchema, OptionalLong watchParentPid, Duration startTimeout) {
 
     static final int STORAGE_PORT = 7000;
     static final int CQL_PORT = 9042;
@@ -32,6 +32,7 @@ record StackConfig(Path workDir, boolean wipe, List<String> regionNames, int nod
 
     StackConfig {
         regionNames = List.copyOf(regionNames);
+        jvmOptions = List.copyOf(jvmOptions);
         workDir = workDir.toAbsolutePath().normalize();
     }
 
@@ -73,6 +74,11 @@ record StackConfig(Path workDir, boolean wipe, List<String> regionNames, int nod
         }
         if (!KEYSPACE.matcher(keyspace).matches()) {
             throw new StackException("invalid keyspace name '" + keyspace + "'");
+        }
+        for (String option : jvmOptions) {
+            if (!option.startsWith("-") || option.isBlank() || option.chars().anyMatch(Character::isWhitespace)) {
+                throw new StackException("a JVM option is one word starting with '-', not '" + option + "'");
+            }
         }
         return this;
     }
@@ -141,6 +147,7 @@ record StackConfig(Path workDir, boolean wipe, List<String> regionNames, int nod
         if (!applySchema) {
             args.add("--no-schema");
         }
+        jvmOptions.forEach(option -> args.add("--jvm-option=" + option));
         watchParentPid.ifPresent(pid -> args.addAll(List.of("--watch-parent-pid", Long.toString(pid))));
         return args;
     }

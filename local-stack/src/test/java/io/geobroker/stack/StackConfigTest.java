@@ -51,4 +51,38 @@ class StackConfigTest {
         assertThat(config.cidr("sydney")).isEqualTo("127.7.1.0/24");
         assertThat(config.replicationFactor()).isEqualTo(3);
     }
+
+    @Test
+    void extra_jvm_options_go_to_every_cassandra_and_kafka_command_after_the_stacks_own() {
+        StackConfig config = LocalStack.builder().jvmOptions(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"))
+                .config().validate(SymbolDirectory.standard());
+        Path java = Path.of("/jdk/bin/java");
+        List<Path> classPath = List.of(Path.of("/lib/jamm-0.4.0.jar"), Path.of("/lib/cassandra.jar"));
+        CassandraNode node = new CassandraNode("cassandra-sydney-1", "sydney", "SydneyDC", "127.0.1.1", true,
+                Path.of("/stack/cassandra-sydney-1"));
+        KafkaBroker broker = new KafkaBroker("kafka-sydney", "sydney", "127.0.1.100", Path.of("/stack/kafka-sydney"));
+
+        List<String> cassandra = node.command(java, classPath, Path.of("/watch"), 1, 256, config.jvmOptions());
+        List<String> kafka = broker.serverCommand(java, classPath, Path.of("/watch"), 1, 256, config.jvmOptions());
+
+        for (List<String> command : List.of(cassandra, kafka)) {
+            int ownTiered = command.indexOf("-XX:+UseG1GC");
+            int extra = command.indexOf("-XX:TieredStopAtLevel=1");
+            assertThat(ownTiered).isNotNegative();
+            assertThat(extra).isGreaterThan(ownTiered);
+            assertThat(command.get(extra + 1)).isEqualTo("-XX:+UseSerialGC");
+            assertThat(extra).isLessThan(command.indexOf("-cp"));
+        }
+        assertThat(config.toArguments()).contains("--jvm-option=-XX:TieredStopAtLevel=1", "--jvm-option=-XX:+UseSerialGC");
+        assertThat(LocalStack.builder().config().toArguments()).noneMatch(a -> a.startsWith("--jvm-option"));
+    }
+
+    @Test
+    void a_jvm_option_must_be_one_word_starting_with_a_dash() {
+        assertThatThrownBy(() -> LocalStack.builder().jvmOptions(List.of("XX:TieredStopAtLevel=1")).build())
+                .isInstanceOf(StackException.class)
+                .hasMessage("a JVM option is one word starting with '-', not 'XX:TieredStopAtLevel=1'");
+        assertThatThrownBy(() -> LocalStack.builder().jvmOptions(List.of("-Xmx1g -Xms1g")).build())
+                .hasMessageContaining("one word");
+    }
 }
