@@ -60,6 +60,12 @@ public final class DemoCommand implements Callable<Integer> {
             + "write --ticker-jvm-option=-XX:... ). Default: none.")
     List<String> tickerJvmOptions = new ArrayList<>();
 
+    @Option(names = "--jit", defaultValue = "c1-only", description = "c1-only | tiered: how every JVM the demo starts "
+            + "(Cassandra, Kafka, the brokers, the ticker service) compiles. c1-only (-XX:TieredStopAtLevel=1) compiles "
+            + "in seconds; with C2 as well (tiered, the JVM's default) eight JVMs on a few cores spend minutes of CPU "
+            + "compiling while the load runs. Default: ${DEFAULT-VALUE}.")
+    String jit;
+
     @Option(names = "--prefix", description = "Loopback address prefix of the stack (default: GEOBROKER_STACK_PREFIX or 127.0).")
     String prefix;
 
@@ -87,16 +93,23 @@ public final class DemoCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--nodes-per-dc must be at least 1, "
                     + "--cassandra-heap-mb and --broker-heap-mb at least 128 and --ticker-heap-mb at least 64");
         }
+        List<String> jitOptions = switch (jit.toLowerCase()) {
+            case "c1-only" -> List.of(C1_ONLY);
+            case "tiered" -> List.of();
+            default -> throw new CommandLine.ParameterException(spec.commandLine(), "--jit must be c1-only or tiered");
+        };
+        List<String> brokerOptions = concat(jitOptions, brokerJvmOptions);
+        List<String> tickerOptions = concat(jitOptions, tickerJvmOptions);
         Path root = repositoryRoot();
         String addressPrefix = prefix != null ? prefix
                 : System.getenv().getOrDefault("GEOBROKER_STACK_PREFIX", "127.0");
         boolean remoteDc = options.scenario() == WorkloadOptions.Scenario.REMOTE_DC;
         boolean tickerService = options.tickers() == TickerSource.SERVICE;
         Optional<Demo.TickerService> ticker = tickerService
-                ? Optional.of(new Demo.TickerService(tickerHeapMb, tickerJvmOptions, options.seed(), options.symbolsPerExchange()))
+                ? Optional.of(new Demo.TickerService(tickerHeapMb, tickerOptions, options.seed(), options.symbolsPerExchange()))
                 : Optional.empty();
         Demo.Settings settings = new Demo.Settings(root, workDir != null ? workDir : root.resolve(".demo"), addressPrefix,
-                wanMode, nodesPerDc, cassandraHeapMb, brokerHeapMb, List.copyOf(brokerJvmOptions), remoteDc, startTimeout, ticker);
+                wanMode, nodesPerDc, cassandraHeapMb, jitOptions, brokerHeapMb, brokerOptions, remoteDc, startTimeout, ticker);
         try (Demo demo = new Demo(settings)) {
             Topology topology = demo.start();
             Driver.Tickers tickers = tickerService
@@ -111,12 +124,24 @@ public final class DemoCommand implements Callable<Integer> {
                     + (brokerJvmOptions.isEmpty() ? "" : ", " + String.join(" ", brokerJvmOptions)) + ")"
                     + (remoteDc ? ", each broker using the other region's Cassandra DC" : "")
                     + (tickerService ? "; the ticker service in the root namespace (" + tickerHeapMb + " MB heap"
-                    + (tickerJvmOptions.isEmpty() ? "" : ", " + String.join(" ", tickerJvmOptions)) + ")" : ""));
+                    + (tickerJvmOptions.isEmpty() ? "" : ", " + String.join(" ", tickerJvmOptions)) + ")" : "")
+                    + "; JIT: " + (jitOptions.isEmpty() ? "tiered, C1 and C2 (--jit=tiered)"
+                    : "C1 only in every JVM the demo started (" + C1_ONLY + ")"));
             conditions.put("WAN", demo.wanStatus());
             LoadRun.execute(target, options, tickers, Duration.ofSeconds(60),
                     options.scenario().name().toLowerCase().replace('_', '-'), conditions);
         }
         return 0;
+    }
+
+    /** The JIT option of {@code --jit=c1-only}: no C2 compiler. */
+    static final String C1_ONLY = "-XX:TieredStopAtLevel=1";
+
+    /** The demo's own options first, so that the user's can override them. */
+    private static List<String> concat(List<String> first, List<String> then) {
+        List<String> all = new ArrayList<>(first);
+        all.addAll(then);
+        return List.copyOf(all);
     }
 
     private static Path repositoryRoot() {

@@ -85,6 +85,12 @@ class LoadgenCommandLineTest {
     }
 
     @Test
+    void an_unknown_jit_mode_is_bad_usage_before_anything_starts() {
+        assertThat(Loadgen.execute("demo", "--jit=c2")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--jit must be c1-only or tiered");
+    }
+
+    @Test
     void a_ramp_longer_than_the_warm_up_is_refused_before_anything_starts() {
         int code = Loadgen.execute("run", "--warmup", "10s", "--ramp", "20s", "--broker", "sydney=http://127.0.0.1:1");
 

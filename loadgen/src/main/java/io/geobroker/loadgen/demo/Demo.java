@@ -42,8 +42,12 @@ public final class Demo implements AutoCloseable {
 
     /** How the demo's services are set up; no {@code tickerService} when the load generator publishes the tickers. */
     public record Settings(Path root, Path workDir, String addressPrefix, WanMode wan, int nodesPerDc,
-                           int cassandraHeapMb, int brokerHeapMb, List<String> brokerJvmOptions, boolean remoteDc, Duration startTimeout,
-                           Optional<TickerService> tickerService) {
+                           int cassandraHeapMb, List<String> stackJvmOptions, int brokerHeapMb, List<String> brokerJvmOptions,
+                           boolean remoteDc, Duration startTimeout, Optional<TickerService> tickerService) {
+        public Settings {
+            stackJvmOptions = List.copyOf(stackJvmOptions);
+            brokerJvmOptions = List.copyOf(brokerJvmOptions);
+        }
     }
 
     /**
@@ -108,7 +112,7 @@ public final class Demo implements AutoCloseable {
                 + settings.addressPrefix() + ") ...");
         stack = LocalStack.builder().workDir(settings.workDir().resolve("stack")).wipe(true)
                 .addressPrefix(settings.addressPrefix()).nodesPerDc(settings.nodesPerDc()).wan(settings.wan())
-                .cassandraHeapMb(settings.cassandraHeapMb())
+                .cassandraHeapMb(settings.cassandraHeapMb()).jvmOptions(settings.stackJvmOptions())
                 .watchParentPid(ProcessHandle.current().pid()).startTimeout(settings.startTimeout()).build();
         topology = stack.start();
         System.err.println("Local stack ready; " + stack.wanStatus());

@@ -82,7 +82,7 @@ class DemoTest {
 
     @Test
     void broker_command_puts_the_extra_jvm_options_before_the_jar() {
-        Demo.Settings settings = new Demo.Settings(Path.of("."), Path.of(".demo"), "127.40", WanMode.OFF, 1, 256, 384,
+        Demo.Settings settings = new Demo.Settings(Path.of("."), Path.of(".demo"), "127.40", WanMode.OFF, 1, 256, List.of(), 384,
                 List.of("-XX:TieredStopAtLevel=1", "-Xss512k"), false, Duration.ofSeconds(1), Optional.empty());
 
         assertThat(Demo.brokerCommand("java", settings, Path.of("b.jar")))
