@@ -132,7 +132,7 @@ public class Engine implements SmartLifecycle {
             }
         }
         tickerToFill = Timer.builder("geobroker.ticker.to.fill")
-                .description("Exchange time of the triggering ticker to the fill being durable")
+                .description("Exchange time of the ticker that filled a waiting (limit or stop) order to the fill being durable")
                 .publishPercentileHistogram().register(meters);
         consumeTimer = stage("consume");
         matchTimer = stage("match");
@@ -878,7 +878,10 @@ public class Engine implements SmartLifecycle {
         List<Fill> fills = new ArrayList<>(group.fills.size());
         for (EngineStore.FillRow f : group.fills) {
             fills.add(EngineStore.toFill(f, symbols.get(f.symbol()).info.exchange(), region, durableMicros));
-            tickerToFill.record(Math.max(0, durableMicros - f.tickerExchangeTimeMicros()), TimeUnit.MICROSECONDS);
+            if (f.orderType() != OrderType.MARKET) {
+                // a market order fills when placed, at a quote that may be older than the order
+                tickerToFill.record(Math.max(0, durableMicros - f.tickerExchangeTimeMicros()), TimeUnit.MICROSECONDS);
+            }
         }
         for (Runnable completion : group.completions) {
             completion.run();

@@ -400,5 +400,19 @@ class OrderLifecycleIT {
                     "geobroker_orders_resting", "kafka_consumer_fetch_manager_records_lag_max");
         });
         assertThat(api.get(null, "/actuator/health/readiness").status()).isEqualTo(200);
+
+        // a market order fills at the latest quote when placed: no ticker filled it, so it has no ticker-to-fill
+        double tickerFills = tickerToFillCount();
+        assertThat(tickerFills).isGreaterThanOrEqualTo(1);
+        BrokerApi.Response market = api.place(pia, "mx2", "QCOM", "BUY", "MARKET", 1);
+        assertThat(market.status()).isEqualTo(201);
+        assertThat(market.text("status")).isEqualTo("FILLED");
+        assertThat(tickerToFillCount()).isEqualTo(tickerFills);
+    }
+
+    private double tickerToFillCount() {
+        String prefix = "geobroker_ticker_to_fill_seconds_count{region=\"nvirginia\"} ";
+        return api.rawText("/actuator/prometheus").lines().filter(l -> l.startsWith(prefix))
+                .mapToDouble(l -> Double.parseDouble(l.substring(prefix.length()).trim())).findFirst().orElseThrow();
     }
 }

@@ -745,12 +745,25 @@ public final class Driver implements AutoCloseable {
                 String type = fill.orderType() == null ? "UNKNOWN" : fill.orderType().name();
                 String fillRegion = fill.region() == null ? region.name() : fill.region();
                 metrics.count(RunReport.FILLS + "/" + fillRegion, 1);
-                metrics.record(new SeriesKey(SeriesKey.Kind.TICKER_TO_FILL, fillRegion, type),
-                        fill.durableTimeMicros() - fill.tickerExchangeTimeMicros());
-                metrics.record(new SeriesKey(SeriesKey.Kind.TICKER_TO_FILL_OBSERVED, fillRegion, type),
-                        nowMicros - fill.tickerExchangeTimeMicros());
+                long durable = fill.durableTimeMicros() - fill.tickerExchangeTimeMicros();
+                if (filledByTicker(fill.orderType())) {
+                    metrics.record(new SeriesKey(SeriesKey.Kind.TICKER_TO_FILL, fillRegion, type), durable);
+                    metrics.record(new SeriesKey(SeriesKey.Kind.TICKER_TO_FILL_OBSERVED, fillRegion, type),
+                            nowMicros - fill.tickerExchangeTimeMicros());
+                } else {
+                    metrics.record(new SeriesKey(SeriesKey.Kind.MARKET_QUOTE_AGE, fillRegion, type), durable);
+                }
             }
         }
+    }
+
+    /**
+     * Whether a ticker filled the order: a limit or stop order waits for a ticker to cross its price,
+     * while a market order is filled when it is placed, at a quote that may be older than the order
+     * itself. Only the first kind has a ticker-to-fill latency.
+     */
+    static boolean filledByTicker(OrderType type) {
+        return type != OrderType.MARKET;
     }
 
     /** Whether a fill counts: its ticker was stamped in the measured phase (not the warm-up, not the drain). */

@@ -179,7 +179,9 @@ public final class ReportWriter {
         body.append("</table>\n<p class='note'>Latencies are HdrHistogram figures (3 significant digits). Order placement is timed "
                 + "from each order's intended send time on a constant-rate schedule, so a stall is charged in full (no coordinated "
                 + "omission). Ticker-to-fill is the fill's durable time minus the ticker's exchange time, both carried in the fill "
-                + "event; fills are de-duplicated by fill id.</p>\n");
+                + "event; fills are de-duplicated by fill id. It covers the orders a ticker filled (limit and stop orders waiting "
+                + "for their price). A market order is filled when it is placed, at the latest quote: its latency is its placement "
+                + "(or cross-region market) series, and market-fill-quote-age only shows how old that quote was.</p>\n");
         return Html.page(report.title(), body.toString());
     }
 

@@ -1,5 +1,6 @@
 package io.geobroker.loadgen.driver;
 
+import io.geobroker.domain.OrderType;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -16,5 +17,14 @@ class DriverTest {
         assertThat(Driver.measuredTicker(end - 1, start, end)).isTrue();
         // tickers keep coming while late orders drain; their fills are not the measured phase's
         assertThat(Driver.measuredTicker(end, start, end)).as("drain").isFalse();
+    }
+
+    @Test
+    void fills_of_market_orders_are_not_ticker_to_fill() {
+        assertThat(Driver.filledByTicker(OrderType.LIMIT)).isTrue();
+        assertThat(Driver.filledByTicker(OrderType.STOP)).isTrue();
+        assertThat(Driver.filledByTicker(OrderType.STOP_LIMIT)).isTrue();
+        // filled on placement at the latest quote, whose exchange time may precede the order
+        assertThat(Driver.filledByTicker(OrderType.MARKET)).isFalse();
     }
 }

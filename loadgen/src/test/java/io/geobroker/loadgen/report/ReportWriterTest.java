@@ -24,6 +24,7 @@ public class ReportWriterTest {
                 metrics.record(new SeriesKey(SeriesKey.Kind.TICKER_TO_FILL, "nvirginia", "STOP"), 800L + i * 20);
                 metrics.record(new SeriesKey(SeriesKey.Kind.PLACEMENT, "sydney", "LIMIT"), 2_000L + i);
                 metrics.record(new SeriesKey(SeriesKey.Kind.CROSS_REGION_MARKET, "sydney", "MARKET"), 240_000L + i);
+                metrics.record(new SeriesKey(SeriesKey.Kind.MARKET_QUOTE_AGE, "nvirginia", "MARKET"), 150_000L + i);
             }
             metrics.count(RunReport.FILLS + "/sydney", 50);
             metrics.count(RunReport.FILLS + "/nvirginia", 50);
@@ -64,6 +65,8 @@ public class ReportWriterTest {
                 .contains("ticker-to-fill/ALL/ALL", "order-placement/sydney/LIMIT", "cross-region-market/sydney/MARKET")
                 .contains("sweep:");
         assertThat(console.indexOf("ticker-to-fill/ALL")).isLessThan(console.indexOf("order-placement/ALL"));
+        // market orders' quote age is reported, after the latencies and apart from ticker-to-fill
+        assertThat(console.indexOf("cross-region-market/ALL")).isLessThan(console.indexOf("market-fill-quote-age/ALL/ALL"));
     }
 
     @Test
