@@ -46,6 +46,10 @@ public class CassandraConfiguration {
                 .withString(DefaultDriverOption.REQUEST_SERIAL_CONSISTENCY, "LOCAL_SERIAL")
                 .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, properties.cassandra().requestTimeout())
                 .withBoolean(DefaultDriverOption.REQUEST_DEFAULT_IDEMPOTENCE, true)
+                // The session is closed last, when nothing can submit work to it any more; Netty's
+                // default 2 s quiet period would only delay every shutdown by 2 s.
+                .withInt(DefaultDriverOption.NETTY_IO_SHUTDOWN_QUIET_PERIOD, 0)
+                .withInt(DefaultDriverOption.NETTY_ADMIN_SHUTDOWN_QUIET_PERIOD, 0)
                 .build();
         return CqlSession.builder()
                 .addContactPoints(contactPoints)
