@@ -176,7 +176,7 @@ public final class ReportWriter {
         report.conditions().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> body.append(
                 "<tr><th class='l'>").append(Html.escape(e.getKey())).append("</th><td class='l'>")
                 .append(Html.escape(e.getValue())).append("</td></tr>\n"));
-        body.append("</table>\n<p class='note'>Latencies are HdrHistogram figures (3 significant digits). Order placement is timed "
+        body.append("</table>\n<p class='note'>Latencies are HdrHistogram figures (3 significant digits; 2 in the time lines). Order placement is timed "
                 + "from each order's intended send time on a constant-rate schedule, so a stall is charged in full (no coordinated "
                 + "omission). Ticker-to-fill is the fill's durable time minus the ticker's exchange time, both carried in the fill "
                 + "event; fills are de-duplicated by fill id. It covers the orders a ticker filled (limit and stop orders waiting "
