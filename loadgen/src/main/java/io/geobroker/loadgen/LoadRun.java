@@ -3,6 +3,7 @@ package io.geobroker.loadgen;
 import io.geobroker.domain.SymbolInfo;
 import io.geobroker.loadgen.driver.BrokerHistogram;
 import io.geobroker.loadgen.driver.Driver;
+import io.geobroker.loadgen.driver.EngineStages;
 import io.geobroker.loadgen.driver.ProgressBar;
 import io.geobroker.loadgen.driver.TickerSource;
 import io.geobroker.loadgen.driver.Target;
@@ -24,6 +25,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * One load-generator session against a ready {@link Target}: readiness check, customers, the
@@ -55,10 +63,17 @@ final class LoadRun {
                 report = sweep(driver, workload, options, customers, symbols, started, conditions, scenarioLabel);
             } else {
                 Map<String, Optional<BrokerHistogram>> inboxBefore = inboxLag(target);
-                Metrics metrics = driver.run(workload, customers, symbols, "measuring");
+                Metrics metrics;
+                Map<String, Optional<EngineStages>> engines;
+                try (PhasePages pages = PhasePages.schedule(target, workload.warmup(), workload.duration())) {
+                    metrics = driver.run(workload, customers, symbols, "measuring");
+                    engines = pages.engines();
+                }
                 inboxLag(target).forEach((region, after) -> after.ifPresent(a -> conditions.put(
                         "placed in another region -> matchable in " + region + " (broker histogram, warm-up included)",
                         inboxBefore.get(region).map(a::minus).orElse(a).describe())));
+                engines.forEach((region, stages) -> stages.ifPresent(e -> conditions.put(
+                        "engine of " + region + " in the measured phase (broker timers)", e.describe())));
                 report = RunReport.from(metrics, "geobroker load report", scenarioLabel, started.toString(), conditions,
                         workload.duration().toMillis(), List.of());
             }
@@ -181,6 +196,72 @@ final class LoadRun {
                     .flatMap(page -> BrokerHistogram.parse(page, "geobroker_inbox_accept_lag_seconds")));
         }
         return lag;
+    }
+
+    /**
+     * Each broker's Prometheus page read as the measured phase starts and as it ends (the driver
+     * starts its warm-up 200 ms after it is called), for what only the brokers measure. A page read
+     * on a saturated broker can take seconds: the span between the two readings is the one reported.
+     */
+    private static final class PhasePages implements AutoCloseable {
+
+        private static final long DRIVER_START_MILLIS = 200;
+        private static final Duration SCRAPE_TIMEOUT = Duration.ofSeconds(10);
+
+        private record Page(String text, long nanos) {
+        }
+
+        private final ScheduledExecutorService timer;
+        private final Map<String, Future<Optional<Page>>> start = new LinkedHashMap<>();
+        private final Map<String, Future<Optional<Page>>> end = new LinkedHashMap<>();
+
+        private PhasePages(ScheduledExecutorService timer) {
+            this.timer = timer;
+        }
+
+        static PhasePages schedule(Target target, Duration warmup, Duration measured) {
+            ScheduledExecutorService timer = Executors.newScheduledThreadPool(target.regions().size(), r -> {
+                Thread t = new Thread(r, "loadgen-broker-metrics");
+                t.setDaemon(true);
+                return t;
+            });
+            PhasePages pages = new PhasePages(timer);
+            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+            long startMillis = DRIVER_START_MILLIS + warmup.toMillis();
+            long endMillis = startMillis + measured.toMillis();
+            for (Target.RegionTarget r : target.regions()) {
+                Callable<Optional<Page>> read = () -> BrokerHistogram.scrape(http, r.brokerUrl(), SCRAPE_TIMEOUT)
+                        .map(text -> new Page(text, System.nanoTime()));
+                pages.start.put(r.name(), timer.schedule(read, startMillis, TimeUnit.MILLISECONDS));
+                pages.end.put(r.name(), timer.schedule(read, endMillis, TimeUnit.MILLISECONDS));
+            }
+            return pages;
+        }
+
+        /** Per region, the engine's stages between the two readings (empty where a page was not read). */
+        Map<String, Optional<EngineStages>> engines() throws InterruptedException {
+            Map<String, Optional<EngineStages>> engines = new LinkedHashMap<>();
+            for (String region : start.keySet()) {
+                Optional<Page> before = page(start.get(region));
+                Optional<Page> after = page(end.get(region));
+                engines.put(region, before.flatMap(b -> after.flatMap(a ->
+                        EngineStages.between(b.text(), a.text(), (a.nanos() - b.nanos()) / 1e9))));
+            }
+            return engines;
+        }
+
+        private static Optional<Page> page(Future<Optional<Page>> future) throws InterruptedException {
+            try {
+                return future.get(SCRAPE_TIMEOUT.toMillis() * 2, TimeUnit.MILLISECONDS);
+            } catch (ExecutionException | TimeoutException e) {
+                return Optional.empty();
+            }
+        }
+
+        @Override
+        public void close() {
+            timer.shutdownNow();
+        }
     }
 
     private static String loadAverage() {

@@ -21,6 +21,14 @@ public record BrokerHistogram(TreeMap<Double, Double> buckets, double count, dou
 
     /** The histogram {@code name} (without suffix) summed over its label sets; empty if absent. */
     public static Optional<BrokerHistogram> parse(String prometheusText, String name) {
+        return parse(prometheusText, name, null, null);
+    }
+
+    /**
+     * The histogram {@code name} summed over the label sets whose {@code labelKey} is
+     * {@code labelValue} (all label sets when {@code labelKey} is null); empty if absent.
+     */
+    public static Optional<BrokerHistogram> parse(String prometheusText, String name, String labelKey, String labelValue) {
         TreeMap<Double, Double> buckets = new TreeMap<>();
         double count = 0;
         double sum = 0;
@@ -41,6 +49,9 @@ public record BrokerHistogram(TreeMap<Double, Double> buckets, double count, dou
                 continue;
             }
             String metric = line.substring(0, space);
+            if (labelKey != null && !labelValue.equals(label(metric, labelKey))) {
+                continue;
+            }
             String suffix = metric.substring(name.length() + 1, metric.contains("{") ? metric.indexOf('{') : metric.length());
             switch (suffix) {
                 case "bucket" -> {
@@ -107,11 +118,14 @@ public record BrokerHistogram(TreeMap<Double, Double> buckets, double count, dou
     }
 
     private static String label(String metric, String key) {
-        int at = metric.indexOf(key + "=\"");
+        int at = metric.indexOf("{" + key + "=\"");
+        if (at < 0) {
+            at = metric.indexOf("," + key + "=\"");
+        }
         if (at < 0) {
             return null;
         }
-        int start = at + key.length() + 2;
+        int start = at + key.length() + 3;
         int end = metric.indexOf('"', start);
         return end < 0 ? null : metric.substring(start, end);
     }

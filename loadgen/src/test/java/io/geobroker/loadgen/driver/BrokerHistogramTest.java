@@ -54,4 +54,23 @@ class BrokerHistogramTest {
         assertThat(BrokerHistogram.parse("geobroker_orders_resting 3.0\n", NAME)).isEmpty();
         assertThat(BrokerHistogram.parse(page(0, 0, 0, 0, 0), NAME).orElseThrow().describe()).isEqualTo("none");
     }
+
+    @Test
+    void a_label_selects_its_own_label_sets() {
+        String page = """
+                geobroker_engine_stage_seconds_count{region="sydney",stage="persist"} 4.0
+                geobroker_engine_stage_seconds_sum{region="sydney",stage="persist"} 2.0
+                geobroker_engine_stage_seconds_count{region="sydney",stage="consume"} 40.0
+                geobroker_engine_stage_seconds_sum{region="sydney",stage="consume"} 8.0
+                geobroker_engine_stage_seconds_count{region="sydney",backstage="persist"} 400.0
+                """;
+
+        BrokerHistogram persist = BrokerHistogram.parse(page, "geobroker_engine_stage_seconds", "stage", "persist").orElseThrow();
+        BrokerHistogram all = BrokerHistogram.parse(page, "geobroker_engine_stage_seconds").orElseThrow();
+
+        assertThat(persist.count()).isEqualTo(4);
+        assertThat(persist.sumSeconds()).isEqualTo(2);
+        assertThat(all.count()).isEqualTo(444);
+        assertThat(BrokerHistogram.parse(page, "geobroker_engine_stage_seconds", "stage", "publish")).isEmpty();
+    }
 }

@@ -1,0 +1,54 @@
+package io.geobroker.loadgen.driver;
+
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * What a broker's matching engine did over the measured phase, from two readings of its
+ * {@code geobroker_engine_stage_seconds} timers: how often it committed a group (one logged batch
+ * each), how long a batch took, what share of the phase the engine spent waiting on batches, and how
+ * long a ticker waited from the consumer to the engine. One line of the report per region: where the
+ * ticker-to-fill latency goes when the engine, not the network, is what tickers wait for.
+ */
+public record EngineStages(double commits, double batchSeconds, BrokerHistogram batches, double tickers,
+                           double tickerWaitSeconds, BrokerHistogram tickerWaits, double elapsedSeconds) {
+
+    public static final String NAME = "geobroker_engine_stage_seconds";
+
+    /**
+     * The engine's work between two Prometheus pages of one broker read {@code elapsedSeconds}
+     * apart; empty when either page lacks the persist or consume stage.
+     */
+    public static Optional<EngineStages> between(String before, String after, double elapsedSeconds) {
+        Optional<BrokerHistogram> persist = stage(after, "persist").flatMap(a -> stage(before, "persist").map(a::minus));
+        Optional<BrokerHistogram> consume = stage(after, "consume").flatMap(a -> stage(before, "consume").map(a::minus));
+        if (persist.isEmpty() || consume.isEmpty() || elapsedSeconds <= 0) {
+            return Optional.empty();
+        }
+        BrokerHistogram p = persist.get();
+        BrokerHistogram c = consume.get();
+        return Optional.of(new EngineStages(p.count(), p.sumSeconds(), p, c.count(), c.sumSeconds(), c, elapsedSeconds));
+    }
+
+    private static Optional<BrokerHistogram> stage(String page, String stage) {
+        return BrokerHistogram.parse(page, NAME, "stage", stage);
+    }
+
+    /** One line for the report (times in ms; percentiles as the broker's bucket bounds). */
+    public String describe() {
+        if (commits <= 0) {
+            return "no group committed";
+        }
+        StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
+                "%.1f commits/s, logged batch mean %.0f ms (p50 <= %.0f ms, p99 <= %.0f ms), waiting on batches %.0f %% of the time",
+                commits / elapsedSeconds, batchSeconds / commits * 1000, batches.upperBoundSeconds(0.5) * 1000,
+                batches.upperBoundSeconds(0.99) * 1000, Math.min(100, batchSeconds / elapsedSeconds * 100)));
+        if (tickers > 0) {
+            line.append(String.format(Locale.ROOT,
+                    "; %.0f tickers/s, %.0f per commit, each waiting mean %.0f ms (p50 <= %.0f ms) from the consumer to the engine",
+                    tickers / elapsedSeconds, tickers / commits, tickerWaitSeconds / tickers * 1000,
+                    tickerWaits.upperBoundSeconds(0.5) * 1000));
+        }
+        return line.toString();
+    }
+}

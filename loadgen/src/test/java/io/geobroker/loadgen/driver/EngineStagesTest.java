@@ -1,0 +1,66 @@
+package io.geobroker.loadgen.driver;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The engine's commits and ticker waits between two readings of a broker's stage timers. */
+class EngineStagesTest {
+
+    /** A page with the four stages; persist and consume as given, match and publish as noise. */
+    private static String page(double commits, double persistSum, double persistUnder200ms,
+                               double tickers, double consumeSum, double consumeUnder100ms) {
+        return """
+                # HELP geobroker_engine_stage_seconds Time spent per engine stage
+                # TYPE geobroker_engine_stage_seconds histogram
+                geobroker_engine_stage_seconds_bucket{region="nvirginia",stage="consume",le="0.1"} %s
+                geobroker_engine_stage_seconds_bucket{region="nvirginia",stage="consume",le="0.4"} %s
+                geobroker_engine_stage_seconds_bucket{region="nvirginia",stage="consume",le="+Inf"} %s
+                geobroker_engine_stage_seconds_count{region="nvirginia",stage="consume"} %s
+                geobroker_engine_stage_seconds_sum{region="nvirginia",stage="consume"} %s
+                geobroker_engine_stage_seconds_bucket{region="nvirginia",stage="match",le="0.1"} 999.0
+                geobroker_engine_stage_seconds_bucket{region="nvirginia",stage="match",le="+Inf"} 999.0
+                geobroker_engine_stage_seconds_count{region="nvirginia",stage="match"} 999.0
+                geobroker_engine_stage_seconds_sum{region="nvirginia",stage="match"} 99.0
+                geobroker_engine_stage_seconds_bucket{region="nvirginia",stage="persist",le="0.2"} %s
+                geobroker_engine_stage_seconds_bucket{region="nvirginia",stage="persist",le="0.5"} %s
+                geobroker_engine_stage_seconds_bucket{region="nvirginia",stage="persist",le="+Inf"} %s
+                geobroker_engine_stage_seconds_count{region="nvirginia",stage="persist"} %s
+                geobroker_engine_stage_seconds_sum{region="nvirginia",stage="persist"} %s
+                geobroker_engine_stage_seconds_max{region="nvirginia",stage="persist"} 0.45
+                """.formatted(consumeUnder100ms, tickers, tickers, tickers, consumeSum,
+                persistUnder200ms, commits, commits, commits, persistSum);
+    }
+
+    @Test
+    void reports_commits_batch_time_and_ticker_wait_of_the_phase_only() {
+        String before = page(100, 10, 100, 1_000, 20, 1_000);
+        // 120 commits in 60 s: 24 s in batches (100 ms... 200 ms... most under 0.5 s), 4 800 tickers waiting 1 200 s
+        String after = page(220, 34, 140, 5_800, 1_220, 2_200);
+
+        EngineStages e = EngineStages.between(before, after, 60).orElseThrow();
+
+        assertThat(e.commits()).isEqualTo(120);
+        assertThat(e.tickers()).isEqualTo(4_800);
+        assertThat(e.describe()).isEqualTo("2.0 commits/s, logged batch mean 200 ms (p50 <= 500 ms, p99 <= 500 ms), "
+                + "waiting on batches 40 % of the time; 80 tickers/s, 40 per commit, each waiting mean 250 ms "
+                + "(p50 <= 400 ms) from the consumer to the engine");
+    }
+
+    @Test
+    void the_other_stages_do_not_count() {
+        EngineStages e = EngineStages.between(page(0, 0, 0, 0, 0, 0), page(10, 1, 10, 0, 0, 0), 10).orElseThrow();
+
+        assertThat(e.batchSeconds()).isEqualTo(1);
+        assertThat(e.describe()).isEqualTo("1.0 commits/s, logged batch mean 100 ms (p50 <= 200 ms, p99 <= 200 ms), "
+                + "waiting on batches 10 % of the time");
+    }
+
+    @Test
+    void nothing_committed_or_nothing_to_read_says_so() {
+        String idle = page(5, 1, 5, 50, 1, 50);
+        assertThat(EngineStages.between(idle, idle, 60).orElseThrow().describe()).isEqualTo("no group committed");
+        assertThat(EngineStages.between("geobroker_orders_resting 3.0\n", idle, 60)).isEmpty();
+        assertThat(EngineStages.between(idle, idle, 0)).isEmpty();
+    }
+}
