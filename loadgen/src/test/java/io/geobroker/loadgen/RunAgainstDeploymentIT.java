@@ -59,6 +59,12 @@ class RunAgainstDeploymentIT {
             assertThat(report.path("conditions").path("tickers").asText())
                     .contains("deployment's ticker service").contains("put back to 7.0 tickers/s");
             assertThat(report.path("conditions").path("offered load").asText()).contains("60 tickers/s");
+            for (String region : new String[] {"sydney", "nvirginia"}) {
+                assertThat(report.path("conditions").path("engine of " + region + " in the measured phase (broker timers)")
+                        .asText()).as("what %s's engine did, read from its broker", region)
+                        .containsPattern("^[0-9.]+ commits/s, logged batch mean [0-9]+ ms")
+                        .contains("tickers/s");
+            }
         }
     }
 
