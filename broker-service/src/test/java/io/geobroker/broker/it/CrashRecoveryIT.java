@@ -10,14 +10,11 @@ import org.junit.jupiter.api.TestInstance;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -90,16 +87,15 @@ class CrashRecoveryIT {
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(10))
                 .until(() -> exchange.fills().size() >= 5);
         broker.kill();
-        int seenBeforeKill = distinctIds(exchange.fills()).size();
+        int seenBeforeKill = Books.distinctIds(exchange.fills()).size();
         broker.start();
         stream.join(60_000);
 
         int expectedFills = owners.size();
         await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
-                .until(() -> distinctIds(exchange.fills()).size() >= expectedFills);
+                .until(() -> Books.distinctIds(exchange.fills()).size() >= expectedFills);
         List<Fill> fills = exchange.fills();
-        Map<String, Set<String>> idsPerOrder = fills.stream().collect(Collectors.groupingBy(Fill::orderId,
-                Collectors.mapping(Fill::fillId, Collectors.toSet())));
+        Map<String, Set<String>> idsPerOrder = Books.idsPerOrder(fills);
 
         assertThat(seenBeforeKill).as("the kill came mid-stream").isLessThan(expectedFills);
         assertThat(idsPerOrder.keySet()).containsExactlyInAnyOrderElementsOf(owners.keySet());
@@ -111,26 +107,15 @@ class CrashRecoveryIT {
             assertThat(order.number("filledQuantity")).isEqualTo(QTY);
         }
 
-        long buyerTrades = ledger(api, buyer, "BUY");
-        long sellerTrades = ledger(api, seller, "SELL");
-        assertThat(buyerTrades).isEqualTo((long) SYMBOLS.length * ORDERS_PER_SIDE);
-        assertThat(sellerTrades).isEqualTo((long) SYMBOLS.length * ORDERS_PER_SIDE);
+        assertThat(Books.ledger(api, buyer, "BUY")).isEqualTo((long) SYMBOLS.length * ORDERS_PER_SIDE);
+        assertThat(Books.ledger(api, seller, "SELL")).isEqualTo((long) SYMBOLS.length * ORDERS_PER_SIDE);
 
-        Map<String, Fill> unique = new HashMap<>();
-        fills.forEach(f -> unique.putIfAbsent(f.fillId(), f));
-        long exchangeCash = 0;
-        Map<String, Long> exchangeShares = new HashMap<>();
-        for (Fill f : unique.values()) {
-            long notional = f.price() * f.quantity();
-            boolean buy = f.side().name().equals("BUY");
-            exchangeCash += buy ? notional : -notional;
-            exchangeShares.merge(f.symbol(), buy ? -f.quantity() : f.quantity(), Long::sum);
-        }
-        long customersCash = total(api.cash(buyer, "USD")) + total(api.cash(seller, "USD"));
-        assertThat(customersCash + exchangeCash).as("cash is conserved").isEqualTo(2 * DEPOSIT);
+        List<Fill> unique = Books.unique(fills);
+        long customersCash = Books.total(api.cash(buyer, "USD")) + Books.total(api.cash(seller, "USD"));
+        assertThat(customersCash + Books.exchangeCash(unique)).as("cash is conserved").isEqualTo(2 * DEPOSIT);
         for (String symbol : SYMBOLS) {
-            long customersShares = total(api.shares(buyer, symbol)) + total(api.shares(seller, symbol));
-            assertThat(customersShares + exchangeShares.getOrDefault(symbol, 0L)).as("%s shares are conserved", symbol)
+            long customersShares = Books.total(api.shares(buyer, symbol)) + Books.total(api.shares(seller, symbol));
+            assertThat(customersShares + Books.exchangeShares(unique, symbol)).as("%s shares are conserved", symbol)
                     .isEqualTo(SEEDED);
         }
         System.out.printf("crash recovery: %d distinct fills before SIGKILL, %d after restart, %d publications "
@@ -142,35 +127,5 @@ class CrashRecoveryIT {
                 "timeInForce", "GTC");
         assertThat(r.status()).as("%s", r.body()).isEqualTo(201);
         return r.text("orderId");
-    }
-
-    private static Set<String> distinctIds(List<Fill> fills) {
-        Set<String> ids = new HashSet<>();
-        fills.forEach(f -> ids.add(f.fillId()));
-        return ids;
-    }
-
-    private static long total(long[] availableAndReserved) {
-        return availableAndReserved[0] + availableAndReserved[1];
-    }
-
-    /** Number of ledger entries of a kind, paging through the whole ledger. */
-    private static long ledger(BrokerApi api, String token, String kind) {
-        long count = 0;
-        String pageToken = null;
-        List<String> seen = new ArrayList<>();
-        do {
-            BrokerApi.Response page = api.get(token, "/api/v1/account/transactions?pageSize=100"
-                    + (pageToken == null ? "" : "&pageToken=" + pageToken));
-            for (var txn : page.body().path("items")) {
-                seen.add(txn.path("transactionId").asText());
-                if (txn.path("kind").asText().equals(kind)) {
-                    count++;
-                }
-            }
-            pageToken = page.body().hasNonNull("nextPageToken") ? page.text("nextPageToken") : null;
-        } while (pageToken != null);
-        assertThat(seen).doesNotHaveDuplicates();
-        return count;
     }
 }
