@@ -70,6 +70,11 @@ public class Engine implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(Engine.class);
     private static final int RECENT_ORDERS = 100_000;
+    /**
+     * Largest batch of a group written again after its single batch was not confirmed in time: small
+     * enough for a busy node to apply well within its write timeout.
+     */
+    static final int SPLIT_BATCH_BYTES = 64 * 1024;
 
     private final EngineStore store;
     private final FillPublisher publisher;
@@ -109,6 +114,7 @@ public class Engine implements SmartLifecycle {
     private InFlight inFlight;
     private final Counter replays;
     private final Counter oversizedGroups;
+    private final Counter splitGroups;
     private final Timer inboxLag;
     private final GroupJournal journal;
 
@@ -142,6 +148,9 @@ public class Engine implements SmartLifecycle {
                 .description("Tickers at or below the durable sequence, which fill nothing").register(meters);
         oversizedGroups = Counter.builder("geobroker.engine.oversized.groups")
                 .description("Groups too large for one batch, written in several").register(meters);
+        splitGroups = Counter.builder("geobroker.engine.split.groups")
+                .description("Groups whose batch was not confirmed in time, written again in smaller batches")
+                .register(meters);
         inboxLag = Timer.builder("geobroker.inbox.accept.lag")
                 .description("Placement in another region to the order being matchable here (replication, inbox poll, queue)")
                 .publishPercentileHistogram().register(meters);
@@ -938,25 +947,46 @@ public class Engine implements SmartLifecycle {
             size += store.sizeOf(s);
         }
         if (size <= config.maxBatchBytes()) {
-            persist(all, timestamp);
+            if (persistOnce(all, timestamp)) {
+                return;
+            }
+            int splitBytes = Math.min(config.maxBatchBytes(), SPLIT_BATCH_BYTES);
+            if (size <= splitBytes) {
+                persist(all, timestamp);
+                return;
+            }
+            splitGroups.increment();
+            log.warn("group of {} statements ({} bytes) not confirmed: journalled, then written again in batches "
+                    + "of at most {} bytes", all.size(), size, splitBytes);
+            persistThroughJournal(all, effects, progress, timestamp, splitBytes);
             return;
         }
         oversizedGroups.increment();
         log.info("group of {} statements ({} bytes) exceeds {} bytes: journalled, then written in several batches",
                 all.size(), size, config.maxBatchBytes());
+        persistThroughJournal(all, effects, progress, timestamp, config.maxBatchBytes());
+    }
+
+    /**
+     * The journal first, then the statements in batches of at most {@code chunkBytes} with the
+     * symbols' progress last, then the journal cleared: all-or-nothing across a crash.
+     */
+    private void persistThroughJournal(List<BoundStatement> all, List<BoundStatement> effects,
+                                       List<BoundStatement> progress, long timestamp, int chunkBytes) {
         retry("writing the journal of a group of " + all.size() + " statements", () -> journal.write(all, timestamp));
-        persistInChunks(effects, progress, timestamp);
+        persistInChunks(effects, progress, timestamp, chunkBytes);
         long cleared = writeClock.next();
         retry("clearing the journal", () -> journal.clear(cleared));
     }
 
-    /** Writes statements in consecutive batches of at most {@code maxBatchBytes}, then {@code last} on its own. */
-    private void persistInChunks(List<BoundStatement> statements, List<BoundStatement> last, long timestamp) {
+    /** Writes statements in consecutive batches of at most {@code chunkBytes}, then {@code last} on its own. */
+    private void persistInChunks(List<BoundStatement> statements, List<BoundStatement> last, long timestamp,
+                                 int chunkBytes) {
         List<BoundStatement> chunk = new ArrayList<>();
         long chunkSize = 0;
         for (BoundStatement s : statements) {
             int bytes = store.sizeOf(s);
-            if (!chunk.isEmpty() && chunkSize + bytes > config.maxBatchBytes()) {
+            if (!chunk.isEmpty() && chunkSize + bytes > chunkBytes) {
                 persist(chunk, timestamp);
                 chunk = new ArrayList<>();
                 chunkSize = 0;
@@ -985,7 +1015,7 @@ public class Engine implements SmartLifecycle {
         GroupJournal.Pending group = pending.get();
         log.warn("applying the journal of an interrupted group: {} statements with write timestamp {}",
                 group.entries().size(), group.timestamp());
-        persistInChunks(journal.bind(group.entries()), List.of(), group.timestamp());
+        persistInChunks(journal.bind(group.entries()), List.of(), group.timestamp(), config.maxBatchBytes());
         writeClock.advancePast(group.timestamp());
         long cleared = writeClock.next();
         retry("clearing the journal", () -> journal.clear(cleared));
@@ -1003,6 +1033,22 @@ public class Engine implements SmartLifecycle {
                 sleep(backoffMillis);
                 backoffMillis = Math.min(backoffMillis * 2, 2_000);
             }
+        }
+    }
+
+    /**
+     * One attempt at a group's batch; false when it failed or its outcome is unknown (a timeout: it
+     * may still be applied, with the same values and timestamp as any later write of the group).
+     */
+    private boolean persistOnce(List<BoundStatement> statements, long timestamp) {
+        long start = System.nanoTime();
+        try {
+            store.executeBatch(statements, timestamp);
+            persistTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+            return true;
+        } catch (RuntimeException e) {
+            log.warn("group commit of {} statements failed ({})", statements.size(), e.toString());
+            return false;
         }
     }
 

@@ -1,8 +1,5 @@
 package io.geobroker.broker.it;
 
-import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.cql.Row;
-import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.geobroker.domain.Fill;
 import io.geobroker.testsupport.StackContext;
 import io.geobroker.testsupport.WithLocalStack;
@@ -92,21 +89,8 @@ class OversizedGroupIT {
         assertThat(Books.total(api.shares(buyer, SYMBOL)) + Books.total(api.shares(seller, SYMBOL))
                 + Books.exchangeShares(unique, SYMBOL)).as("shares are conserved").isEqualTo(SEEDED);
 
-        CqlSession session = stack.session("nvirginia");
-        List<Long> written = session.execute(SimpleStatement.newInstance("SELECT writetime(price) AS written "
-                + "FROM fills_by_ticker WHERE symbol = ? AND ticker_sequence = ?", SYMBOL, sequence)).all().stream()
-                .map(r -> r.getLong("written")).toList();
-        assertThat(written).hasSize(owners.size());
-        assertThat(Set.copyOf(written)).as("one group, one write timestamp").hasSize(1);
-        Row header = session.execute(SimpleStatement.newInstance(
-                "SELECT group_timestamp, parts FROM engine_journal WHERE region = 'nvirginia' LIMIT 1")).one();
-        assertThat(header).as("the group went through the journal").isNotNull();
-        assertThat(header.getInt("parts")).as("the journal was cleared").isZero();
-        assertThat(header.getLong("group_timestamp")).as("the journal held the fill group")
-                .isEqualTo(written.get(0));
-        assertThat(session.execute(SimpleStatement.newInstance("SELECT part FROM engine_journal WHERE region = "
-                + "'nvirginia' AND part >= 0 AND part_timestamp = ? ALLOW FILTERING", header.getLong("group_timestamp")))
-                .all()).as("the journal's parts").isNotEmpty();
+        JournalChecks.assertOneGroupThroughTheJournal(stack.session("nvirginia"), "nvirginia", SYMBOL, sequence,
+                owners.size());
         assertThat(api.rawText("/actuator/prometheus"))
                 .containsPattern("geobroker_engine_oversized_groups_total\\{region=\"nvirginia\"} [1-9]");
     }
