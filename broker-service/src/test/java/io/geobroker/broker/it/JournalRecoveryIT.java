@@ -13,7 +13,6 @@ import org.junit.jupiter.api.TestInstance;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -36,9 +35,6 @@ class JournalRecoveryIT {
 
     private static final String SYMBOL = "BAC";
     private static final int ORDERS_PER_SIDE = 150;
-    private static final long PRICE = 10_000;
-    private static final long QTY = 10;
-    private static final long DEPOSIT = 100_000_000;
     private static final long SEEDED = 5_000;
 
     private TestStack stack;
@@ -67,17 +63,11 @@ class JournalRecoveryIT {
     @Test
     void a_group_cut_short_between_its_batches_is_completed_at_start_exactly_once() throws InterruptedException {
         BrokerApi api = broker.api;
-        String buyer = api.customer("j-buyer", DEPOSIT);
-        String seller = api.customer("j-seller", DEPOSIT);
-        assertThat(api.seedShares("j-seller", SYMBOL, SEEDED).status()).isEqualTo(201);
-        Map<String, String> owners = new HashMap<>();
-        for (int i = 0; i < ORDERS_PER_SIDE; i++) {
-            owners.put(place(api, buyer, "b" + i, "BUY"), buyer);
-            owners.put(place(api, seller, "s" + i, "SELL"), seller);
-        }
+        CrossingOrders orders = new CrossingOrders(api, "j", SYMBOL, ORDERS_PER_SIDE, SEEDED, 0);
+        Map<String, String> owners = orders.owners;
         CqlSession session = stack.session("nvirginia");
 
-        long sequence = exchange.tick(SYMBOL, PRICE, owners.size() * QTY);
+        long sequence = exchange.tick(SYMBOL, CrossingOrders.PRICE, orders.totalQuantity());
         await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(2)).until(() -> pendingParts(session) > 0);
         broker.kill();
 
@@ -96,28 +86,14 @@ class JournalRecoveryIT {
                 .containsPattern("geobroker_tickers_replayed_total\\{region=\"nvirginia\"} [1-9]"));
         assertThat(fillRows(session, sequence)).isEqualTo(owners.size());
         List<Fill> fills = exchange.fills();
-        Map<String, Set<String>> idsPerOrder = Books.idsPerOrder(fills);
-        assertThat(idsPerOrder.keySet()).containsExactlyInAnyOrderElementsOf(owners.keySet());
-        assertThat(idsPerOrder.values()).as("one fill per order").allSatisfy(ids -> assertThat(ids).hasSize(1));
-        for (Map.Entry<String, String> e : owners.entrySet()) {
-            BrokerApi.Response order = api.order(e.getValue(), e.getKey());
-            assertThat(order.text("status")).isEqualTo("FILLED");
-            assertThat(order.number("filledQuantity")).isEqualTo(QTY);
-        }
-        assertThat(Books.ledger(api, buyer, "BUY")).isEqualTo(ORDERS_PER_SIDE);
-        assertThat(Books.ledger(api, seller, "SELL")).isEqualTo(ORDERS_PER_SIDE);
-        List<Fill> unique = Books.unique(fills);
-        assertThat(Books.total(api.cash(buyer, "USD")) + Books.total(api.cash(seller, "USD")) + Books.exchangeCash(unique))
-                .as("cash is conserved").isEqualTo(2 * DEPOSIT);
-        assertThat(Books.total(api.shares(buyer, SYMBOL)) + Books.total(api.shares(seller, SYMBOL))
-                + Books.exchangeShares(unique, SYMBOL)).as("shares are conserved").isEqualTo(SEEDED);
-        assertThat(api.get(buyer, "/api/v1/orders?status=OPEN&pageSize=500").body().path("items")).isEmpty();
+        orders.assertFilledOnceWithBooksBalanced(fills);
+        assertThat(api.get(orders.buyer, "/api/v1/orders?status=OPEN&pageSize=500").body().path("items")).isEmpty();
         Row state = session.execute(SimpleStatement.newInstance(
                 "SELECT last_ticker_sequence FROM symbol_state WHERE symbol = ?", SYMBOL)).one();
         assertThat(state.getLong("last_ticker_sequence")).isEqualTo(sequence);
         System.out.printf("journal recovery: at SIGKILL %d of %d orders FILLED and %d fill rows durable; after the "
                         + "restart %d fill rows, %d publications of %d distinct fills%n", filledAtKill, owners.size(),
-                durableAtKill, fillRows(session, sequence), fills.size(), unique.size());
+                durableAtKill, fillRows(session, sequence), fills.size(), Books.unique(fills).size());
     }
 
     private static long pendingParts(CqlSession session) {
@@ -143,12 +119,5 @@ class JournalRecoveryIT {
         return session.execute(SimpleStatement.newInstance(
                 "SELECT count(*) FROM fills_by_ticker WHERE symbol = ? AND ticker_sequence = ?", SYMBOL, sequence))
                 .one().getLong(0);
-    }
-
-    private static String place(BrokerApi api, String token, String client, String side) {
-        BrokerApi.Response r = api.place(token, client, SYMBOL, side, "LIMIT", QTY, "limitPrice", PRICE,
-                "timeInForce", "GTC");
-        assertThat(r.status()).as("%s", r.body()).isEqualTo(201);
-        return r.text("orderId");
     }
 }

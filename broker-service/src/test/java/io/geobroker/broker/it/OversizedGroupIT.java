@@ -9,10 +9,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -28,9 +26,6 @@ class OversizedGroupIT {
 
     private static final String SYMBOL = "JPM";
     private static final int ORDERS_PER_SIDE = 100;
-    private static final long PRICE = 10_000;
-    private static final long QTY = 10;
-    private static final long DEPOSIT = 100_000_000;
     private static final long SEEDED = 5_000;
 
     private TestStack stack;
@@ -57,48 +52,18 @@ class OversizedGroupIT {
 
     @Test
     void one_ticker_filling_200_orders_fills_each_exactly_once_through_the_journal() {
-        BrokerApi api = broker.api;
-        String buyer = api.customer("big-buyer", DEPOSIT);
-        String seller = api.customer("big-seller", DEPOSIT);
-        assertThat(api.seedShares("big-seller", SYMBOL, SEEDED).status()).isEqualTo(201);
-        Map<String, String> owners = new HashMap<>();
-        for (int i = 0; i < ORDERS_PER_SIDE; i++) {
-            owners.put(place(api, buyer, "b" + i, "BUY"), buyer);
-            owners.put(place(api, seller, "s" + i, "SELL"), seller);
-        }
+        CrossingOrders orders = new CrossingOrders(broker.api, "big", SYMBOL, ORDERS_PER_SIDE, SEEDED, 0);
 
-        long sequence = exchange.tick(SYMBOL, PRICE, owners.size() * QTY);
+        long sequence = exchange.tick(SYMBOL, CrossingOrders.PRICE, orders.totalQuantity());
 
         await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
-                .until(() -> Books.distinctIds(exchange.fills()).size() >= owners.size());
+                .until(() -> Books.distinctIds(exchange.fills()).size() >= orders.owners.size());
         List<Fill> fills = exchange.fills();
-        Map<String, Set<String>> idsPerOrder = Books.idsPerOrder(fills);
-        assertThat(idsPerOrder.keySet()).containsExactlyInAnyOrderElementsOf(owners.keySet());
-        assertThat(idsPerOrder.values()).as("one fill per order").allSatisfy(ids -> assertThat(ids).hasSize(1));
         assertThat(fills).extracting(Fill::tickerSequence).containsOnly(sequence);
-        for (Map.Entry<String, String> e : owners.entrySet()) {
-            BrokerApi.Response order = api.order(e.getValue(), e.getKey());
-            assertThat(order.text("status")).isEqualTo("FILLED");
-            assertThat(order.number("filledQuantity")).isEqualTo(QTY);
-        }
-        assertThat(Books.ledger(api, buyer, "BUY")).isEqualTo(ORDERS_PER_SIDE);
-        assertThat(Books.ledger(api, seller, "SELL")).isEqualTo(ORDERS_PER_SIDE);
-        List<Fill> unique = Books.unique(fills);
-        assertThat(Books.total(api.cash(buyer, "USD")) + Books.total(api.cash(seller, "USD")) + Books.exchangeCash(unique))
-                .as("cash is conserved").isEqualTo(2 * DEPOSIT);
-        assertThat(Books.total(api.shares(buyer, SYMBOL)) + Books.total(api.shares(seller, SYMBOL))
-                + Books.exchangeShares(unique, SYMBOL)).as("shares are conserved").isEqualTo(SEEDED);
-
+        orders.assertFilledOnceWithBooksBalanced(fills);
         JournalChecks.assertOneGroupThroughTheJournal(stack.session("nvirginia"), "nvirginia", SYMBOL, sequence,
-                owners.size());
-        assertThat(api.rawText("/actuator/prometheus"))
+                orders.owners.size());
+        assertThat(broker.api.rawText("/actuator/prometheus"))
                 .containsPattern("geobroker_engine_oversized_groups_total\\{region=\"nvirginia\"} [1-9]");
-    }
-
-    private static String place(BrokerApi api, String token, String client, String side) {
-        BrokerApi.Response r = api.place(token, client, SYMBOL, side, "LIMIT", QTY, "limitPrice", PRICE,
-                "timeInForce", "GTC");
-        assertThat(r.status()).as("%s", r.body()).isEqualTo(201);
-        return r.text("orderId");
     }
 }

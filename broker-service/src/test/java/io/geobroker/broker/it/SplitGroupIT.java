@@ -11,10 +11,8 @@ import org.junit.jupiter.api.TestInstance;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -32,9 +30,6 @@ class SplitGroupIT {
 
     private static final String SYMBOL = "WFC";
     private static final int ORDERS_PER_SIDE = 100;
-    private static final long PRICE = 10_000;
-    private static final long QTY = 10;
-    private static final long DEPOSIT = 100_000_000;
     private static final long SEEDED = 5_000;
 
     private StackContext context;
@@ -66,26 +61,17 @@ class SplitGroupIT {
 
     @Test
     void a_batch_not_confirmed_is_written_again_in_small_batches_exactly_once() throws Exception {
-        BrokerApi api = broker.api;
-        String buyer = api.customer("split-buyer", DEPOSIT);
-        String seller = api.customer("split-seller", DEPOSIT);
         // Both customers' cash and shares of the symbol are loaded by the engine before the node is
         // paused, so the only Cassandra call the ticker makes it wait for is the group's batch.
-        assertThat(api.seedShares("split-seller", SYMBOL, SEEDED).status()).isEqualTo(201);
-        assertThat(api.seedShares("split-buyer", SYMBOL, SEEDED).status()).isEqualTo(201);
-        Map<String, String> owners = new HashMap<>();
-        for (int i = 0; i < ORDERS_PER_SIDE; i++) {
-            owners.put(place(api, buyer, "b" + i, "BUY"), buyer);
-            owners.put(place(api, seller, "s" + i, "SELL"), seller);
-        }
+        CrossingOrders orders = new CrossingOrders(broker.api, "split", SYMBOL, ORDERS_PER_SIDE, SEEDED, SEEDED);
 
         long node = nodePid("cassandra-nvirginia-1");
         long sequence;
         signal("STOP", node);
         try {
-            sequence = exchange.tick(SYMBOL, PRICE, owners.size() * QTY);
+            sequence = exchange.tick(SYMBOL, CrossingOrders.PRICE, orders.totalQuantity());
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-                    .untilAsserted(() -> assertThat(api.rawText("/actuator/prometheus"))
+                    .untilAsserted(() -> assertThat(broker.api.rawText("/actuator/prometheus"))
                             .as("the group's batch timed out and the group was split")
                             .containsPattern("geobroker_engine_split_groups_total\\{region=\"nvirginia\"} [1-9]"));
             assertThat(exchange.fills()).as("nothing of the group is published before it is durable").isEmpty();
@@ -94,26 +80,12 @@ class SplitGroupIT {
         }
 
         await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
-                .until(() -> Books.distinctIds(exchange.fills()).size() >= owners.size());
+                .until(() -> Books.distinctIds(exchange.fills()).size() >= orders.owners.size());
         List<Fill> fills = exchange.fills();
-        Map<String, Set<String>> idsPerOrder = Books.idsPerOrder(fills);
-        assertThat(idsPerOrder.keySet()).containsExactlyInAnyOrderElementsOf(owners.keySet());
-        assertThat(idsPerOrder.values()).as("one fill per order").allSatisfy(ids -> assertThat(ids).hasSize(1));
         assertThat(fills).extracting(Fill::tickerSequence).containsOnly(sequence);
-        for (Map.Entry<String, String> e : owners.entrySet()) {
-            BrokerApi.Response order = api.order(e.getValue(), e.getKey());
-            assertThat(order.text("status")).isEqualTo("FILLED");
-            assertThat(order.number("filledQuantity")).isEqualTo(QTY);
-        }
-        assertThat(Books.ledger(api, buyer, "BUY")).isEqualTo(ORDERS_PER_SIDE);
-        assertThat(Books.ledger(api, seller, "SELL")).isEqualTo(ORDERS_PER_SIDE);
-        List<Fill> unique = Books.unique(fills);
-        assertThat(Books.total(api.cash(buyer, "USD")) + Books.total(api.cash(seller, "USD")) + Books.exchangeCash(unique))
-                .as("cash is conserved").isEqualTo(2 * DEPOSIT);
-        assertThat(Books.total(api.shares(buyer, SYMBOL)) + Books.total(api.shares(seller, SYMBOL))
-                + Books.exchangeShares(unique, SYMBOL)).as("shares are conserved").isEqualTo(2 * SEEDED);
+        orders.assertFilledOnceWithBooksBalanced(fills);
         JournalChecks.assertOneGroupThroughTheJournal(stack.session("nvirginia"), "nvirginia", SYMBOL, sequence,
-                owners.size());
+                orders.owners.size());
     }
 
     private long nodePid(String name) {
@@ -126,12 +98,5 @@ class SplitGroupIT {
     private static void signal(String signal, long pid) throws IOException, InterruptedException {
         Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
         assertThat(kill.waitFor()).as("kill -%s %d", signal, pid).isZero();
-    }
-
-    private static String place(BrokerApi api, String token, String client, String side) {
-        BrokerApi.Response r = api.place(token, client, SYMBOL, side, "LIMIT", QTY, "limitPrice", PRICE,
-                "timeInForce", "GTC");
-        assertThat(r.status()).as("%s", r.body()).isEqualTo(201);
-        return r.text("orderId");
     }
 }
