@@ -56,7 +56,9 @@ import java.util.concurrent.TimeUnit;
  * absolute values, answers its REST calls and hands its fills to Kafka; the fills' acknowledgement
  * is awaited after the next group is written, and only then are the group's ticker offsets
  * released for commit. A group whose batch outcome is unknown is written again (same statements,
- * same timestamp) before anything else is applied, so memory never runs ahead of an unknown state.
+ * same timestamp; one over 64 KiB through the {@link GroupJournal} in smaller batches, since a node
+ * too busy to apply it in time would not apply it the second time either) before anything else is
+ * applied, so memory never runs ahead of an unknown state.
  * A group too large for one batch (a ticker filling very many orders) goes to the
  * {@link GroupJournal} first and is then written in several batches; a journal a crash left
  * pending is applied at start before the state is rebuilt, so that group is all-or-nothing too.
