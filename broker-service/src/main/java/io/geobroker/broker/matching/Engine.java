@@ -47,6 +47,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * The single writer of everything this region owns (SPEC §2, ownership principle): the open orders
@@ -117,6 +118,7 @@ public class Engine implements SmartLifecycle {
     private final Counter replays;
     private final Counter oversizedGroups;
     private final Counter splitGroups;
+    private final Counter accountRereads;
     private final Timer inboxLag;
     private final GroupJournal journal;
 
@@ -152,6 +154,9 @@ public class Engine implements SmartLifecycle {
                 .description("Groups too large for one batch, written in several").register(meters);
         splitGroups = Counter.builder("geobroker.engine.split.groups")
                 .description("Groups whose batch was not confirmed in time, written again in smaller batches")
+                .register(meters);
+        accountRereads = Counter.builder("geobroker.engine.account.rereads")
+                .description("Reads of a cash account or holding not answered by Cassandra, made again")
                 .register(meters);
         inboxLag = Timer.builder("geobroker.inbox.accept.lag")
                 .description("Placement in another region to the order being matchable here (replication, inbox poll, queue)")
@@ -771,12 +776,20 @@ public class Engine implements SmartLifecycle {
         o.reserved = 0;
     }
 
+    /**
+     * A customer's cash in a currency, read from Cassandra the first time the engine needs it. A read
+     * Cassandra does not answer is made again until it is: the command waits, as a group's batch
+     * does, instead of stopping the engine halfway through it.
+     */
     private CashAccount cash(String customerId, String currency) {
-        return cash.computeIfAbsent(customerId + '\u0000' + currency, k -> store.cash(customerId, currency));
+        return cash.computeIfAbsent(customerId + '\u0000' + currency,
+                k -> untilAnswered("reading a cash account", accountRereads, () -> store.cash(customerId, currency)));
     }
 
+    /** A customer's holding of a symbol, read like {@link #cash}. */
     private Holding holding(String customerId, String symbol) {
-        return holdings.computeIfAbsent(customerId + '\u0000' + symbol, k -> store.holding(customerId, symbol));
+        return holdings.computeIfAbsent(customerId + '\u0000' + symbol,
+                k -> untilAnswered("reading a holding", accountRereads, () -> store.holding(customerId, symbol)));
     }
 
     /**
@@ -1025,13 +1038,26 @@ public class Engine implements SmartLifecycle {
 
     /** Runs a write until Cassandra confirms it; the write must be idempotent. */
     private void retry(String what, Runnable write) {
+        untilAnswered(what, null, () -> {
+            write.run();
+            return null;
+        });
+    }
+
+    /**
+     * Runs a Cassandra call until it is answered, backing off from 50 ms to 2 s between attempts;
+     * the call must be idempotent. Each failed attempt is logged and counted on {@code failures}.
+     */
+    private <T> T untilAnswered(String what, Counter failures, Supplier<T> call) {
         long backoffMillis = 50;
         while (true) {
             try {
-                write.run();
-                return;
+                return call.get();
             } catch (RuntimeException e) {
-                log.warn("{} failed ({}); writing again", what, e.toString());
+                if (failures != null) {
+                    failures.increment();
+                }
+                log.warn("{} failed ({}); trying again", what, e.toString());
                 sleep(backoffMillis);
                 backoffMillis = Math.min(backoffMillis * 2, 2_000);
             }
@@ -1057,18 +1083,8 @@ public class Engine implements SmartLifecycle {
     /** Writes a batch until Cassandra confirms it: the same statements and timestamp every time. */
     private void persist(List<BoundStatement> statements, long timestamp) {
         long start = System.nanoTime();
-        long backoffMillis = 50;
-        while (true) {
-            try {
-                store.executeBatch(statements, timestamp);
-                persistTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
-                return;
-            } catch (RuntimeException e) {
-                log.warn("group commit of {} statements failed ({}); writing it again", statements.size(), e.toString());
-                sleep(backoffMillis);
-                backoffMillis = Math.min(backoffMillis * 2, 2_000);
-            }
-        }
+        retry("group commit of " + statements.size() + " statements", () -> store.executeBatch(statements, timestamp));
+        persistTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
     }
 
     /**
@@ -1127,17 +1143,7 @@ public class Engine implements SmartLifecycle {
     }
 
     private void persistPartition(List<BoundStatement> statements, long timestamp) {
-        long backoffMillis = 50;
-        while (true) {
-            try {
-                store.executePartitionBatch(statements, timestamp);
-                return;
-            } catch (RuntimeException e) {
-                log.warn("writing {} open orders failed ({}); writing again", statements.size(), e.toString());
-                sleep(backoffMillis);
-                backoffMillis = Math.min(backoffMillis * 2, 2_000);
-            }
-        }
+        retry("writing " + statements.size() + " open orders", () -> store.executePartitionBatch(statements, timestamp));
     }
 
     private static void sleep(long millis) {
@@ -1145,7 +1151,7 @@ public class Engine implements SmartLifecycle {
             Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while retrying a write", e);
+            throw new IllegalStateException("interrupted while waiting to call Cassandra again", e);
         }
     }
 

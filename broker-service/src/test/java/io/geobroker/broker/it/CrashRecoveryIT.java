@@ -3,7 +3,7 @@ package io.geobroker.broker.it;
 import io.geobroker.domain.Fill;
 import io.geobroker.testsupport.StackContext;
 import io.geobroker.testsupport.WithLocalStack;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -37,7 +37,9 @@ class CrashRecoveryIT {
     private static final long SEEDED = 1_000;
 
     private TestStack stack;
+    @AutoClose
     private BrokerProcess broker;
+    @AutoClose
     private Exchange exchange;
 
     @BeforeAll
@@ -47,16 +49,6 @@ class CrashRecoveryIT {
         broker = new BrokerProcess(stack, "nvirginia", address, Path.of("target", "crash-recovery-broker.log"));
         broker.start();
         exchange = new Exchange(stack.kafkaBootstrap("nvirginia"), stack.topics());
-    }
-
-    @AfterAll
-    void stop() throws InterruptedException {
-        if (exchange != null) {
-            exchange.close();
-        }
-        if (broker != null) {
-            broker.close();
-        }
     }
 
     @Test

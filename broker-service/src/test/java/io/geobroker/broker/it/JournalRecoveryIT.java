@@ -6,7 +6,7 @@ import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.geobroker.domain.Fill;
 import io.geobroker.testsupport.StackContext;
 import io.geobroker.testsupport.WithLocalStack;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -38,7 +38,9 @@ class JournalRecoveryIT {
     private static final long SEEDED = 5_000;
 
     private TestStack stack;
+    @AutoClose
     private BrokerProcess broker;
+    @AutoClose
     private Exchange exchange;
 
     @BeforeAll
@@ -48,16 +50,6 @@ class JournalRecoveryIT {
                 Path.of("target", "journal-recovery-broker.log"), Map.of("geobroker.engine.max-batch-bytes", 1_024));
         broker.start();
         exchange = new Exchange(stack.kafkaBootstrap("nvirginia"), stack.topics());
-    }
-
-    @AfterAll
-    void stop() throws InterruptedException {
-        if (exchange != null) {
-            exchange.close();
-        }
-        if (broker != null) {
-            broker.close();
-        }
     }
 
     @Test

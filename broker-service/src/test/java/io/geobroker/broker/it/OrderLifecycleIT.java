@@ -5,7 +5,7 @@ import io.geobroker.domain.Fill;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import io.geobroker.testsupport.StackContext;
 import io.geobroker.testsupport.WithLocalStack;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -31,8 +31,10 @@ class OrderLifecycleIT {
     private static final long START_CASH = 10_000_000;
 
     private TestStack stack;
+    @AutoClose
     private InProcessBroker broker;
     private BrokerApi api;
+    @AutoClose
     private Exchange exchange;
 
     @BeforeAll
@@ -42,16 +44,6 @@ class OrderLifecycleIT {
         broker = new InProcessBroker(stack, "nvirginia", address, Map.of());
         api = broker.api;
         exchange = new Exchange(stack.kafkaBootstrap("nvirginia"), stack.topics());
-    }
-
-    @AfterAll
-    void stop() {
-        if (exchange != null) {
-            exchange.close();
-        }
-        if (broker != null) {
-            broker.close();
-        }
     }
 
     private String customer() {

@@ -3,7 +3,7 @@ package io.geobroker.broker.it;
 import io.geobroker.domain.Fill;
 import io.geobroker.testsupport.StackContext;
 import io.geobroker.testsupport.WithLocalStack;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -29,7 +29,9 @@ class OversizedGroupIT {
     private static final long SEEDED = 5_000;
 
     private TestStack stack;
+    @AutoClose
     private InProcessBroker broker;
+    @AutoClose
     private Exchange exchange;
 
     @BeforeAll
@@ -38,16 +40,6 @@ class OversizedGroupIT {
         broker = new InProcessBroker(stack, "nvirginia", stack.testAddress(23),
                 Map.of("geobroker.engine.max-batch-bytes", 4_096));
         exchange = new Exchange(stack.kafkaBootstrap("nvirginia"), stack.topics());
-    }
-
-    @AfterAll
-    void stop() {
-        if (exchange != null) {
-            exchange.close();
-        }
-        if (broker != null) {
-            broker.close();
-        }
     }
 
     @Test

@@ -16,7 +16,7 @@ import io.geobroker.domain.SymbolInfo;
 import io.geobroker.domain.TimeInForce;
 import io.geobroker.testsupport.StackContext;
 import io.geobroker.testsupport.WithLocalStack;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -69,8 +69,11 @@ class TombstoneIT {
     private static final Pattern READ = Pattern.compile("Read (\\d+) live rows? and (\\d+) tombstone cells?");
 
     private TestStack stack;
+    @AutoClose
     private InProcessBroker broker;
+    @AutoClose
     private Exchange exchange;
+    @AutoClose("shutdownNow")
     private ExecutorService clients;
 
     @BeforeAll
@@ -90,19 +93,6 @@ class TombstoneIT {
         broker = new InProcessBroker(stack, "nvirginia", stack.testAddress(22), properties);
         exchange = new Exchange(stack.kafkaBootstrap("nvirginia"), stack.topics());
         clients = Executors.newFixedThreadPool(CLIENTS);
-    }
-
-    @AfterAll
-    void stop() {
-        if (clients != null) {
-            clients.shutdownNow();
-        }
-        if (exchange != null) {
-            exchange.close();
-        }
-        if (broker != null) {
-            broker.close();
-        }
     }
 
     @Test

@@ -1,0 +1,149 @@
+package io.geobroker.broker.it;
+
+import io.geobroker.domain.Fill;
+import io.geobroker.stack.LocalStack;
+import io.geobroker.testsupport.StackContext;
+import io.geobroker.testsupport.WithLocalStack;
+import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The engine while the region's Cassandra node is paused (SIGSTOP, by pid) and after it runs again
+ * (SIGCONT, always sent):
+ * <ul>
+ * <li>A group whose single batch is not confirmed (one ticker filling 200 orders): instead of
+ * sending the same large batch again and again to a node that could not apply it, the engine writes
+ * the group through its redo journal in small batches once the node answers again. Every order gets
+ * exactly one fill, the fills carry one write timestamp, the journal ends cleared, and cash and
+ * shares are conserved.</li>
+ * <li>A fill that needs an account the engine has not read yet (the buyer's holding of the symbol):
+ * the read is not answered, and the engine reads again until it is instead of stopping. The fill is
+ * made once, the broker stays ready, and the next order is matched.</li>
+ * </ul>
+ */
+@WithLocalStack
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class PausedNodeIT {
+
+    private static final String SYMBOL = "WFC";
+    private static final String REREAD_SYMBOL = "JPM";
+    private static final int ORDERS_PER_SIDE = 100;
+    private static final long SEEDED = 5_000;
+
+    private StackContext context;
+    private TestStack stack;
+    @AutoClose
+    private InProcessBroker broker;
+    @AutoClose
+    private Exchange exchange;
+
+    @BeforeAll
+    void start(StackContext context) {
+        this.context = context;
+        stack = TestStack.of(context);
+        // The group (~200 kB) fits one batch (max-batch-bytes 1 MiB) but not one split batch (64 KiB);
+        // its 200 open-order deletions stay in the symbol's partition (no generation move, whose
+        // writes would wait for the paused node before the group's batch is even sent).
+        broker = new InProcessBroker(stack, "nvirginia", stack.testAddress(26), Map.of(
+                "geobroker.engine.max-batch-bytes", 1_048_576, "geobroker.engine.deletions-per-generation", 1_000));
+        exchange = new Exchange(stack.kafkaBootstrap("nvirginia"), stack.topics());
+    }
+
+    @Test
+    void a_batch_not_confirmed_is_written_again_in_small_batches_exactly_once() throws Exception {
+        // Both customers' cash and shares of the symbol are loaded by the engine before the node is
+        // paused, so the only Cassandra call the ticker makes it wait for is the group's batch.
+        CrossingOrders orders = new CrossingOrders(broker.api, "split", SYMBOL, ORDERS_PER_SIDE, SEEDED, SEEDED);
+
+        long node = nodePid("cassandra-nvirginia-1");
+        long sequence;
+        signal("STOP", node);
+        try {
+            sequence = exchange.tick(SYMBOL, CrossingOrders.PRICE, orders.totalQuantity());
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                    .untilAsserted(() -> assertThat(broker.api.rawText("/actuator/prometheus"))
+                            .as("the group's batch timed out and the group was split")
+                            .containsPattern("geobroker_engine_split_groups_total\\{region=\"nvirginia\"} [1-9]"));
+            assertThat(fillsOf(SYMBOL)).as("nothing of the group is published before it is durable").isEmpty();
+        } finally {
+            signal("CONT", node);
+        }
+
+        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
+                .until(() -> Books.distinctIds(fillsOf(SYMBOL)).size() >= orders.owners.size());
+        List<Fill> fills = fillsOf(SYMBOL);
+        assertThat(fills).extracting(Fill::tickerSequence).containsOnly(sequence);
+        orders.assertFilledOnceWithBooksBalanced(fills);
+        JournalChecks.assertOneGroupThroughTheJournal(stack.session("nvirginia"), "nvirginia", SYMBOL, sequence,
+                orders.owners.size());
+    }
+
+    @Test
+    void an_account_read_not_answered_is_read_again_and_the_engine_goes_on() throws Exception {
+        // The buyer has cash (read by the engine for the deposit and the order's reservation) but
+        // no shares of the symbol: the engine reads the buyer's holding only when the fill needs it.
+        CrossingOrders orders = new CrossingOrders(broker.api, "reread", REREAD_SYMBOL, 1, CrossingOrders.QTY, 0);
+        double before = rereads();
+
+        long node = nodePid("cassandra-nvirginia-1");
+        long sequence;
+        signal("STOP", node);
+        try {
+            sequence = exchange.tick(REREAD_SYMBOL, CrossingOrders.PRICE, orders.totalQuantity());
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                    .untilAsserted(() -> assertThat(rereads()).as("the holding's read failed and was made again")
+                            .isGreaterThan(before));
+            assertThat(fillsOf(REREAD_SYMBOL)).as("nothing is published while the node is paused").isEmpty();
+        } finally {
+            signal("CONT", node);
+        }
+
+        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
+                .until(() -> Books.distinctIds(fillsOf(REREAD_SYMBOL)).size() >= orders.owners.size());
+        List<Fill> fills = fillsOf(REREAD_SYMBOL);
+        assertThat(fills).extracting(Fill::tickerSequence).containsOnly(sequence);
+        orders.assertFilledOnceWithBooksBalanced(fills);
+        assertThat(broker.api.get(null, "/actuator/health/readiness").status())
+                .as("the engine kept running: the broker is ready").isEqualTo(200);
+
+        // The engine goes on matching: a second pair of orders is filled by the next ticker.
+        CrossingOrders next = new CrossingOrders(broker.api, "reread-next", REREAD_SYMBOL, 1, CrossingOrders.QTY, 0);
+        long nextSequence = exchange.tick(REREAD_SYMBOL, CrossingOrders.PRICE, next.totalQuantity());
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                .until(() -> fillsOf(REREAD_SYMBOL).stream().anyMatch(f -> f.tickerSequence() == nextSequence));
+        next.assertFilledOnceWithBooksBalanced(fillsOf(REREAD_SYMBOL).stream()
+                .filter(f -> f.tickerSequence() == nextSequence).toList());
+    }
+
+    private List<Fill> fillsOf(String symbol) {
+        return exchange.fills().stream().filter(f -> f.symbol().equals(symbol)).toList();
+    }
+
+    private double rereads() {
+        return broker.api.rawText("/actuator/prometheus").lines()
+                .filter(l -> l.startsWith("geobroker_engine_account_rereads_total{"))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    }
+
+    private long nodePid(String name) {
+        return context.stack().processes().stream().filter(p -> p.name().equals(name) && p.alive())
+                .mapToLong(LocalStack.ProcessInfo::pid).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no running " + name + " in " + context.stack().processes()));
+    }
+
+    /** Sends SIGSTOP or SIGCONT to one process of the test stack, by pid. */
+    private static void signal(String signal, long pid) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
+        assertThat(kill.waitFor()).as("kill -%s %d", signal, pid).isZero();
+    }
+}
