@@ -363,25 +363,41 @@ public class Engine implements SmartLifecycle {
 
     // ---- recovery
 
+    private static void restoreQuote(SymbolState s, EngineStore.QuoteRow q) {
+        s.quotePrice = q.price();
+        s.quoteVolume = q.volume();
+        s.quoteSequence = q.sequence();
+        s.quoteExchangeTimeMicros = q.exchangeTimeMicros();
+        s.quoteUpdatedAt = q.updatedAt();
+        s.quoteVolumeLeft = s.quoteVolume;
+    }
+
+    /** A quote a broker before schema V005 left in the quotes table, written into the symbol's symbol_state row. */
+    private void copyLegacyQuote(SymbolState s, EngineStore.QuoteRow q) {
+        restoreQuote(s, q);
+        persistPartition(List.of(store.symbolState(s)), writeClock.next());
+        log.info("{}: quote of sequence {} copied from the quotes table into symbol_state", s.symbol(), q.sequence());
+    }
+
     private void recover() {
         replayJournal();
         long start = System.nanoTime();
         List<Fill> republish = new ArrayList<>();
         for (SymbolState s : symbols.values()) {
-            store.symbolState(s.symbol()).ifPresent(row -> {
+            Optional<EngineStore.SymbolRow> stored = store.symbolState(s.symbol());
+            stored.ifPresent(row -> {
                 s.generation = row.generation();
                 s.deletions = row.deletions();
                 s.lastTickerSequence = row.lastTickerSequence();
                 s.nextOrderSequence = row.nextOrderSequence();
                 s.lastGroupFirstSequence = row.lastGroupFirstSequence();
             });
-            store.quote(s.symbol()).ifPresent(q -> {
-                s.quotePrice = q.getLong("price");
-                s.quoteVolume = q.getLong("volume");
-                s.quoteSequence = q.getLong("sequence");
-                s.quoteExchangeTimeMicros = q.getLong("exchange_time_micros");
-                s.quoteVolumeLeft = s.quoteVolume;
-            });
+            Optional<EngineStore.QuoteRow> quote = stored.flatMap(EngineStore.SymbolRow::quote);
+            if (quote.isEmpty()) {
+                quote = store.legacyQuote(s.symbol());
+                quote.ifPresent(q -> copyLegacyQuote(s, q));
+            }
+            quote.ifPresent(q -> restoreQuote(s, q));
             for (EngineStore.OpenRow row : store.openOrders(s.symbol(), s.generation)) {
                 store.order(row.orderId()).filter(o -> !o.status().isTerminal()).ifPresent(o -> {
                     OrderState state = OrderState.restore(o, bookLimitOf(o), row.sequence());
@@ -450,9 +466,9 @@ public class Engine implements SmartLifecycle {
         s.quoteVolume = t.volume();
         s.quoteSequence = t.sequence();
         s.quoteExchangeTimeMicros = t.exchangeTimeMicros();
+        s.quoteUpdatedAt = now();
         s.lastTickerSequence = t.sequence();
         group.symbols.add(s);
-        group.quotes.add(s);
         s.book.onTicker(t.price(), t.volume(), new SymbolBook.Sink() {
             @Override
             public void onTrigger(OrderState order) {
@@ -569,6 +585,7 @@ public class Engine implements SmartLifecycle {
                 p.type(), p.timeInForce(), p.allOrNone(), p.quantity(), p.limitPrice(), p.stopPrice(), region,
                 p.placedRegion());
         OrderState o = open(s, n, p.placedAt());
+        o.listedWherePlaced = true;
         rest(s, o);
         inboxLag.record(Math.max(0, System.currentTimeMillis() - a.entry().placedAtMillis()), TimeUnit.MILLISECONDS);
         meters.counter("geobroker.orders.placed", "type", n.type().name(), "side", n.side().name()).increment();
@@ -619,6 +636,7 @@ public class Engine implements SmartLifecycle {
         OrderState o = new OrderState(p.orderId(), p.customerId(), p.clientOrderId(), p.symbol(), p.exchange(),
                 p.currency(), p.side(), p.type(), p.timeInForce(), p.allOrNone(), p.quantity(), p.limitPrice(),
                 p.stopPrice(), 0, null, p.placedAt(), region, p.placedRegion(), -1);
+        o.listedWherePlaced = true;
         o.status = status;
         o.updatedAt = now();
         group.orders.put(o.id, o);
@@ -889,10 +907,6 @@ public class Engine implements SmartLifecycle {
         List<BoundStatement> progress = new ArrayList<>();
         for (SymbolState s : group.symbols) {
             progress.add(store.symbolState(s));
-        }
-        Instant now = now();
-        for (SymbolState s : group.quotes) {
-            progress.add(store.quote(s, now));
         }
         persistGroup(statements, progress, timestamp);
         Instant durable = Instant.now();
@@ -1167,7 +1181,6 @@ public class Engine implements SmartLifecycle {
         final List<EngineStore.FillRow> fills = new ArrayList<>();
         final Map<SymbolState, Long> fillSymbols = new LinkedHashMap<>();
         final Set<SymbolState> symbols = new LinkedHashSet<>();
-        final Set<SymbolState> quotes = new LinkedHashSet<>();
         final List<Runnable> completions = new ArrayList<>();
         final List<Command.TickerReceived> offsets = new ArrayList<>();
         final List<Command.Skipped> skipped = new ArrayList<>();
@@ -1183,7 +1196,7 @@ public class Engine implements SmartLifecycle {
 
         int statementEstimate() {
             return orders.size() * 3 + cash.size() + holdings.size() + transactions.size() + fills.size()
-                    + symbols.size() + quotes.size() + inbox.size();
+                    + symbols.size() + inbox.size();
         }
 
         boolean isEmpty() {
@@ -1200,7 +1213,6 @@ public class Engine implements SmartLifecycle {
             fills.clear();
             fillSymbols.clear();
             symbols.clear();
-            quotes.clear();
             completions.clear();
             offsets.clear();
             skipped.clear();

@@ -29,7 +29,11 @@ final class EngineStore {
 
     /** Durable progress of one symbol as stored in symbol_state. */
     record SymbolRow(int generation, int deletions, long lastTickerSequence, long nextOrderSequence,
-                     long lastGroupFirstSequence) {
+                     long lastGroupFirstSequence, Optional<QuoteRow> quote) {
+    }
+
+    /** A symbol's latest ticker as stored: in symbol_state (schema V005), or in the quotes table before. */
+    record QuoteRow(long price, long volume, long sequence, long exchangeTimeMicros, Instant updatedAt) {
     }
 
     /** One row of open_orders: an order resting on a symbol. */
@@ -45,7 +49,7 @@ final class EngineStore {
     private final CqlSession session;
     private final OrderDao orders;
     private final PreparedStatement selectSymbolState;
-    private final PreparedStatement selectQuote;
+    private final PreparedStatement selectLegacyQuote;
     private final PreparedStatement selectOpenOrders;
     private final PreparedStatement selectCash;
     private final PreparedStatement selectHolding;
@@ -53,12 +57,10 @@ final class EngineStore {
     private final PreparedStatement insertOrder;
     private final PreparedStatement insertOrderByCustomer;
     private final PreparedStatement updateOrder;
-    private final PreparedStatement updateOrderByCustomer;
     private final PreparedStatement insertOpenOrder;
     private final PreparedStatement deleteOpenOrder;
     private final PreparedStatement deleteOpenPartition;
     private final PreparedStatement insertSymbolState;
-    private final PreparedStatement insertQuote;
     private final PreparedStatement insertCash;
     private final PreparedStatement insertHolding;
     private final PreparedStatement insertTransaction;
@@ -69,8 +71,10 @@ final class EngineStore {
         this.session = session;
         this.orders = orders;
         selectSymbolState = session.prepare("SELECT generation, deletions, last_ticker_sequence, next_order_sequence, "
-                + "last_group_first_sequence FROM symbol_state WHERE symbol = ?");
-        selectQuote = session.prepare("SELECT price, volume, sequence, exchange_time_micros FROM quotes WHERE symbol = ?");
+                + "last_group_first_sequence, quote_price, quote_volume, quote_sequence, quote_exchange_time_micros, "
+                + "quote_updated_at FROM symbol_state WHERE symbol = ?");
+        selectLegacyQuote = session.prepare("SELECT price, volume, sequence, exchange_time_micros, updated_at "
+                + "FROM quotes WHERE symbol = ?");
         selectOpenOrders = session.prepare("SELECT order_id, sequence FROM open_orders WHERE symbol = ? AND generation = ?");
         selectCash = session.prepare("SELECT available, reserved FROM cash WHERE customer_id = ? AND currency = ?");
         selectHolding = session.prepare("SELECT available, reserved FROM holdings WHERE customer_id = ? AND symbol = ?");
@@ -78,20 +82,17 @@ final class EngineStore {
         insertOrder = session.prepare("INSERT INTO orders (" + OrderDao.ORDER_COLUMNS + ") VALUES ("
                 + "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         insertOrderByCustomer = session.prepare("INSERT INTO orders_by_customer (customer_id, placed_at, order_id, "
-                + "symbol, side, order_type, quantity, status, filled_quantity) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                + "symbol, side, order_type, quantity) VALUES (?, ?, ?, ?, ?, ?, ?)");
         updateOrder = session.prepare("UPDATE orders SET triggered = ?, status = ?, filled_quantity = ?, "
                 + "filled_notional = ?, reserved = ?, reject_reason = ?, updated_at = ? WHERE order_id = ?");
-        updateOrderByCustomer = session.prepare("UPDATE orders_by_customer SET status = ?, filled_quantity = ? "
-                + "WHERE customer_id = ? AND placed_at = ? AND order_id = ?");
         insertOpenOrder = session.prepare("INSERT INTO open_orders (symbol, generation, order_id, customer_id, side, "
                 + "order_type, time_in_force, all_or_none, limit_price, stop_price, triggered, remaining, placed_at, "
                 + "sequence, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         deleteOpenOrder = session.prepare("DELETE FROM open_orders WHERE symbol = ? AND generation = ? AND order_id = ?");
         deleteOpenPartition = session.prepare("DELETE FROM open_orders WHERE symbol = ? AND generation = ?");
         insertSymbolState = session.prepare("INSERT INTO symbol_state (symbol, generation, deletions, "
-                + "last_ticker_sequence, next_order_sequence, last_group_first_sequence) VALUES (?, ?, ?, ?, ?, ?)");
-        insertQuote = session.prepare("INSERT INTO quotes (symbol, exchange, price, volume, sequence, "
-                + "exchange_time_micros, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
+                + "last_ticker_sequence, next_order_sequence, last_group_first_sequence, quote_price, quote_volume, "
+                + "quote_sequence, quote_exchange_time_micros, quote_updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         insertCash = session.prepare("INSERT INTO cash (customer_id, currency, available, reserved) VALUES (?, ?, ?, ?)");
         insertHolding = session.prepare("INSERT INTO holdings (customer_id, symbol, available, reserved) VALUES (?, ?, ?, ?)");
         insertTransaction = session.prepare("INSERT INTO transactions (customer_id, txn_time, txn_id, kind, currency, "
@@ -110,13 +111,20 @@ final class EngineStore {
         if (r == null) {
             return Optional.empty();
         }
+        Optional<QuoteRow> quote = r.isNull("quote_sequence") ? Optional.empty()
+                : Optional.of(new QuoteRow(r.getLong("quote_price"), r.getLong("quote_volume"), r.getLong("quote_sequence"),
+                        r.getLong("quote_exchange_time_micros"), r.getInstant("quote_updated_at")));
         return Optional.of(new SymbolRow(r.getInt("generation"), r.getInt("deletions"),
                 r.getLong("last_ticker_sequence"), r.getLong("next_order_sequence"),
-                r.isNull("last_group_first_sequence") ? -1 : r.getLong("last_group_first_sequence")));
+                r.isNull("last_group_first_sequence") ? -1 : r.getLong("last_group_first_sequence"), quote));
     }
 
-    Optional<Row> quote(String symbol) {
-        return Optional.ofNullable(session.execute(selectQuote.bind(symbol)).one());
+    /** A quote written to the quotes table by a broker before schema V005, if any. */
+    Optional<QuoteRow> legacyQuote(String symbol) {
+        Row r = session.execute(selectLegacyQuote.bind(symbol)).one();
+        return r == null || r.isNull("sequence") ? Optional.empty()
+                : Optional.of(new QuoteRow(r.getLong("price"), r.getLong("volume"), r.getLong("sequence"),
+                        r.getLong("exchange_time_micros"), r.getInstant("updated_at")));
     }
 
     List<OpenRow> openOrders(String symbol, int generation) {
@@ -156,21 +164,25 @@ final class EngineStore {
 
     // ---- writes (bound statements for one batch)
 
-    /** The order's rows: the full row the first time, afterwards only the columns a fill, trigger or cancel changes. */
+    /**
+     * The order's rows: the full row the first time, with its entry in the customer's list unless the
+     * region it was placed in wrote that; afterwards only the columns of {@code orders} a fill,
+     * trigger or cancel changes (the list's entry holds what never changes).
+     */
     List<BoundStatement> order(OrderState o) {
         if (o.rowWritten) {
-            return List.of(
-                    updateOrder.bind(o.triggered, o.status.name(), o.filledQuantity, o.filledNotional, o.reserved,
-                            o.rejectReason, o.updatedAt, o.id),
-                    updateOrderByCustomer.bind(o.status.name(), o.filledQuantity, o.customerId, o.placedAt, o.id));
+            return List.of(updateOrder.bind(o.triggered, o.status.name(), o.filledQuantity, o.filledNotional,
+                    o.reserved, o.rejectReason, o.updatedAt, o.id));
         }
-        return List.of(
-                insertOrder.bind(o.id, o.customerId, o.clientOrderId, o.symbol, o.exchange, o.currency, o.homeRegion,
-                        o.placedRegion, o.side.name(), o.type.name(), o.timeInForce.name(), o.allOrNone, o.quantity,
-                        o.limitPrice, o.stopPrice, o.triggered, o.status.name(), o.filledQuantity, o.filledNotional,
-                        o.reserved, o.rejectReason, o.expiresAt, o.placedAt, o.updatedAt),
-                insertOrderByCustomer.bind(o.customerId, o.placedAt, o.id, o.symbol, o.side.name(), o.type.name(),
-                        o.quantity, o.status.name(), o.filledQuantity));
+        BoundStatement row = insertOrder.bind(o.id, o.customerId, o.clientOrderId, o.symbol, o.exchange, o.currency,
+                o.homeRegion, o.placedRegion, o.side.name(), o.type.name(), o.timeInForce.name(), o.allOrNone,
+                o.quantity, o.limitPrice, o.stopPrice, o.triggered, o.status.name(), o.filledQuantity,
+                o.filledNotional, o.reserved, o.rejectReason, o.expiresAt, o.placedAt, o.updatedAt);
+        if (o.listedWherePlaced) {
+            return List.of(row);
+        }
+        return List.of(row, insertOrderByCustomer.bind(o.customerId, o.placedAt, o.id, o.symbol, o.side.name(),
+                o.type.name(), o.quantity));
     }
 
     BoundStatement openOrder(OrderState o, int generation) {
@@ -187,14 +199,16 @@ final class EngineStore {
         return deleteOpenPartition.bind(symbol, generation);
     }
 
+    /** The symbol's progress and latest quote; the quote's columns are left unset (not null) while it has none. */
     BoundStatement symbolState(SymbolState s) {
-        return insertSymbolState.bind(s.symbol(), s.generation, s.deletions, s.lastTickerSequence, s.nextOrderSequence,
-                s.lastGroupFirstSequence);
-    }
-
-    BoundStatement quote(SymbolState s, Instant now) {
-        return insertQuote.bind(s.symbol(), s.info.exchange(), s.quotePrice, s.quoteVolume, s.quoteSequence,
-                s.quoteExchangeTimeMicros, now);
+        BoundStatement row = insertSymbolState.bind(s.symbol(), s.generation, s.deletions, s.lastTickerSequence,
+                s.nextOrderSequence, s.lastGroupFirstSequence);
+        if (s.quoteSequence < 0) {
+            return row;
+        }
+        return row.setLong("quote_price", s.quotePrice).setLong("quote_volume", s.quoteVolume)
+                .setLong("quote_sequence", s.quoteSequence).setLong("quote_exchange_time_micros", s.quoteExchangeTimeMicros)
+                .setInstant("quote_updated_at", s.quoteUpdatedAt);
     }
 
     BoundStatement cash(CashAccount c) {

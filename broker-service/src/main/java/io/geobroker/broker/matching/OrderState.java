@@ -46,6 +46,11 @@ final class OrderState {
     Instant updatedAt;
     /** Whether the full orders row was written (later writes update only the columns that change). */
     boolean rowWritten;
+    /**
+     * Whether the order's orders_by_customer entry was written by the region it was placed in (with
+     * its PENDING row), so this engine does not write it again.
+     */
+    boolean listedWherePlaced;
     /** The open_orders generation holding this order's row, or -1 when it has none. */
     int persistedGeneration = -1;
 

@@ -2,6 +2,8 @@ package io.geobroker.broker.matching;
 
 import io.geobroker.domain.SymbolInfo;
 
+import java.time.Instant;
+
 /** The engine's state of one owned symbol: its book, latest quote and durable progress. */
 final class SymbolState {
 
@@ -20,6 +22,8 @@ final class SymbolState {
     long quoteVolume;
     long quoteSequence = -1;
     long quoteExchangeTimeMicros;
+    /** When the engine took the latest quote. */
+    Instant quoteUpdatedAt;
     /** Volume of the latest quote not yet taken by fills (market orders may take only this much). */
     long quoteVolumeLeft;
 

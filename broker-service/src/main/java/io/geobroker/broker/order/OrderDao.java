@@ -1,6 +1,7 @@
 package io.geobroker.broker.order;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.ResultSet;
@@ -17,6 +18,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /** Reads of the {@code orders} and {@code orders_by_customer} tables; the engine does the writes. */
 @Repository
@@ -28,6 +31,9 @@ public class OrderDao {
             + "stop_price, triggered, status, filled_quantity, filled_notional, reserved, reject_reason, expires_at, "
             + "placed_at, updated_at";
 
+    /** Order rows of one page read concurrently (a page holds up to 500). */
+    private static final int READS_AT_ONCE = 64;
+
     private final CqlSession session;
     private final PreparedStatement byId;
     private final PreparedStatement byCustomer;
@@ -36,7 +42,7 @@ public class OrderDao {
         this.session = session;
         this.byId = session.prepare("SELECT " + ORDER_COLUMNS + " FROM orders WHERE order_id = ?");
         this.byCustomer = session.prepare(
-                "SELECT order_id, symbol, status FROM orders_by_customer WHERE customer_id = ?");
+                "SELECT order_id, symbol FROM orders_by_customer WHERE customer_id = ?");
     }
 
     public Optional<Order> find(UUID orderId) {
@@ -47,7 +53,8 @@ public class OrderDao {
     /**
      * One page of a customer's orders, newest first, filtered by status and symbol. Filtering happens
      * within the page read from Cassandra, so a page may hold fewer than {@code pageSize} orders; the
-     * list ends when the next page token is null.
+     * list ends when the next page token is null. The customer's list holds what never changes (the
+     * symbol); the status is the order row's, read for the page's orders concurrently.
      */
     public Page<Order> listForCustomer(String customerId, OrderStatus status, String symbol, int pageSize,
                                        ByteBuffer pagingState) {
@@ -59,18 +66,41 @@ public class OrderDao {
             if (row == null) {
                 break;
             }
-            if (symbol != null && !symbol.equals(row.getString("symbol"))
-                    || status != null && !status.name().equals(row.getString("status"))) {
+            if (symbol != null && !symbol.equals(row.getString("symbol"))) {
                 continue;
             }
             ids.add(row.getUuid("order_id"));
         }
         List<Order> orders = new ArrayList<>();
-        for (UUID id : ids) {
-            find(id).filter(o -> status == null || o.status() == status).ifPresent(orders::add);
+        for (int from = 0; from < ids.size(); from += READS_AT_ONCE) {
+            List<CompletableFuture<? extends AsyncResultSet>> reads = new ArrayList<>();
+            for (UUID id : ids.subList(from, Math.min(ids.size(), from + READS_AT_ONCE))) {
+                reads.add(session.executeAsync(byId.bind(id)).toCompletableFuture());
+            }
+            for (CompletableFuture<? extends AsyncResultSet> read : reads) {
+                Row row = joined(read).one();
+                if (row != null) {
+                    Order order = map(row);
+                    if (status == null || order.status() == status) {
+                        orders.add(order);
+                    }
+                }
+            }
         }
         ByteBuffer next = rs.getExecutionInfo().getPagingState();
         return new Page<>(orders, next);
+    }
+
+    /** The result of an asynchronous read, or the driver's own exception if it failed. */
+    private static AsyncResultSet joined(CompletableFuture<? extends AsyncResultSet> read) {
+        try {
+            return read.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw e;
+        }
     }
 
     public static Order map(Row r) {

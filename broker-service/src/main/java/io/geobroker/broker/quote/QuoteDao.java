@@ -3,6 +3,7 @@ package io.geobroker.broker.quote;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
+import io.geobroker.domain.SymbolDirectory;
 import org.springframework.stereotype.Repository;
 
 import java.time.Instant;
@@ -10,7 +11,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
-/** The latest ticker per symbol ({@code quotes}), written by each symbol's home broker. */
+/**
+ * The latest ticker per symbol, as its home broker's engine made it durable: the {@code quote_*}
+ * columns of {@code symbol_state} (schema V005), written with the symbol's progress in each group
+ * commit and replicated to every DC like the rest of the keyspace.
+ */
 @Repository
 public class QuoteDao {
 
@@ -19,32 +24,42 @@ public class QuoteDao {
                         long exchangeTimeMicros, Instant updatedAt) {
     }
 
+    private static final String COLUMNS = "symbol, quote_price, quote_volume, quote_sequence, "
+            + "quote_exchange_time_micros, quote_updated_at";
+
     private final CqlSession session;
+    private final SymbolDirectory directory;
     private final PreparedStatement one;
     private final PreparedStatement all;
 
-    public QuoteDao(CqlSession session) {
+    public QuoteDao(CqlSession session, SymbolDirectory directory) {
         this.session = session;
-        one = session.prepare("SELECT * FROM quotes WHERE symbol = ?");
-        all = session.prepare("SELECT * FROM quotes");
+        this.directory = directory;
+        one = session.prepare("SELECT " + COLUMNS + " FROM symbol_state WHERE symbol = ?");
+        all = session.prepare("SELECT " + COLUMNS + " FROM symbol_state");
     }
 
     public Optional<Quote> find(String symbol) {
-        return Optional.ofNullable(session.execute(one.bind(symbol)).one()).map(QuoteDao::map);
+        return Optional.ofNullable(session.execute(one.bind(symbol)).one()).flatMap(this::map);
     }
 
-    /** Every quote; the table has one small row per listed symbol. */
+    /** Every quote; the table has one small row per symbol any region has written. */
     public Map<String, Quote> all() {
         Map<String, Quote> quotes = new LinkedHashMap<>();
         for (Row r : session.execute(all.bind())) {
-            Quote q = map(r);
-            quotes.put(q.symbol(), q);
+            map(r).ifPresent(q -> quotes.put(q.symbol(), q));
         }
         return quotes;
     }
 
-    private static Quote map(Row r) {
-        return new Quote(r.getString("symbol"), r.getString("exchange"), r.getLong("price"), r.getLong("volume"),
-                r.getLong("sequence"), r.getLong("exchange_time_micros"), r.getInstant("updated_at"));
+    /** A row's quote, if the symbol has had a ticker and is listed. */
+    private Optional<Quote> map(Row r) {
+        if (r.isNull("quote_sequence")) {
+            return Optional.empty();
+        }
+        String symbol = r.getString("symbol");
+        return directory.symbol(symbol).map(info -> new Quote(symbol, info.exchange(), r.getLong("quote_price"),
+                r.getLong("quote_volume"), r.getLong("quote_sequence"), r.getLong("quote_exchange_time_micros"),
+                r.getInstant("quote_updated_at")));
     }
 }

@@ -64,7 +64,7 @@ public class OrderInbox {
                 + "limit_price, stop_price, triggered, status, filled_quantity, filled_notional, reserved, placed_at, "
                 + "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, false, ?, 0, 0, 0, ?, ?)");
         insertByCustomer = session.prepare("INSERT INTO orders_by_customer (customer_id, placed_at, order_id, symbol, "
-                + "side, order_type, quantity, status, filled_quantity) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)");
+                + "side, order_type, quantity) VALUES (?, ?, ?, ?, ?, ?, ?)");
         insertInbox = session.prepare("INSERT INTO order_inbox (home_region, minute, placed_at, order_id, "
                 + "placed_region, processed) VALUES (?, ?, ?, ?, ?, false)");
         selectTail = session.prepare("SELECT placed_at, order_id, placed_region, processed FROM order_inbox "
@@ -92,7 +92,7 @@ public class OrderInbox {
                         n.type().name(), n.timeInForce().name(), n.allOrNone(), n.quantity(), n.limitPrice(),
                         n.stopPrice(), OrderStatus.PENDING.name(), placedAt, placedAt))
                 .add(insertByCustomer.bind(n.customerId(), placedAt, n.orderId(), n.symbol().symbol(), n.side().name(),
-                        n.type().name(), n.quantity(), OrderStatus.PENDING.name()))
+                        n.type().name(), n.quantity()))
                 .add(insertInbox.bind(n.homeRegion(), minuteOf(placedAt.toEpochMilli()), placed, n.orderId(),
                         n.placedRegion()))
                 .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM)

@@ -146,6 +146,12 @@ class CrossRegionIT {
         }
         awaitStatus(SYDNEY, c, orderId, "FILLED");
         assertThat(api(NVIRGINIA).cash(c.token, "USD")).containsExactly(CASH - 99_900, 0);
+        for (String region : List.of(SYDNEY, NVIRGINIA)) {
+            // the customer's list entry is Sydney's, written with the PENDING row; the status is the home's
+            await().atMost(REPLICATION).untilAsserted(() -> assertThat(api(region)
+                    .get(c.token, "/api/v1/orders?status=FILLED").body().path("items").findValuesAsText("orderId"))
+                    .as("the order listed FILLED in %s", region).containsExactly(orderId));
+        }
     }
 
     @Test

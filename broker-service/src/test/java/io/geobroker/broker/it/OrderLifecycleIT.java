@@ -1,5 +1,8 @@
 package io.geobroker.broker.it;
 
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.geobroker.broker.order.OrderIds;
 import io.geobroker.domain.Fill;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -12,6 +15,7 @@ import org.junit.jupiter.api.TestInstance;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -29,6 +33,10 @@ import static org.awaitility.Awaitility.await;
 class OrderLifecycleIT {
 
     private static final long START_CASH = 10_000_000;
+    /** A symbol whose only quote is one an older broker left in the quotes table (before schema V005). */
+    private static final String LEGACY_QUOTED = "KO";
+    private static final long LEGACY_SEQUENCE = 7;
+    private static final long LEGACY_PRICE = 12_300;
 
     private TestStack stack;
     @AutoClose
@@ -40,6 +48,9 @@ class OrderLifecycleIT {
     @BeforeAll
     void start(StackContext context) {
         stack = TestStack.of(context);
+        stack.session("nvirginia").execute(SimpleStatement.newInstance("INSERT INTO quotes (symbol, exchange, price, "
+                + "volume, sequence, exchange_time_micros, updated_at) VALUES (?, 'NYSE', ?, 40, ?, 1000000, ?)",
+                LEGACY_QUOTED, LEGACY_PRICE, LEGACY_SEQUENCE, Instant.parse("2026-01-05T15:00:00Z")));
         String address = stack.testAddress(20);
         broker = new InProcessBroker(stack, "nvirginia", address, Map.of());
         api = broker.api;
@@ -195,6 +206,40 @@ class OrderLifecycleIT {
     }
 
     @Test
+    void a_quote_is_kept_in_symbol_state_and_one_left_in_the_quotes_table_is_copied_there_at_start() {
+        String hal = customer();
+        CqlSession session = stack.session("nvirginia");
+
+        BrokerApi.Response legacy = api.get(hal, "/api/v1/quotes/" + LEGACY_QUOTED);
+        assertThat(legacy.status()).as("%s", legacy.body()).isEqualTo(200);
+        assertThat(legacy.number("sequence")).isEqualTo(LEGACY_SEQUENCE);
+        assertThat(legacy.number("price")).isEqualTo(LEGACY_PRICE);
+        assertThat(legacy.text("exchange")).isEqualTo("NYSE");
+        Row copied = session.execute(SimpleStatement.newInstance(
+                "SELECT quote_sequence, quote_price FROM symbol_state WHERE symbol = ?", LEGACY_QUOTED)).one();
+        assertThat(copied).as("the engine copied the quote into symbol_state at start").isNotNull();
+        assertThat(copied.getLong("quote_sequence")).isEqualTo(LEGACY_SEQUENCE);
+        assertThat(copied.getLong("quote_price")).isEqualTo(LEGACY_PRICE);
+        BrokerApi.Response bought = api.place(hal, "q1", LEGACY_QUOTED, "BUY", "MARKET", 10);
+        assertThat(bought.status()).as("%s", bought.body()).isEqualTo(201);
+        assertThat(bought.body().path("fills").get(0).path("price").asLong()).isEqualTo(LEGACY_PRICE);
+        assertThat(bought.body().path("fills").get(0).path("tickerSequence").asLong()).isEqualTo(LEGACY_SEQUENCE);
+
+        long sequence = tickAndWait(hal, "DIS", 5_000, 25);
+        Row state = session.execute(SimpleStatement.newInstance("SELECT last_ticker_sequence, quote_sequence, "
+                + "quote_price, quote_volume, quote_updated_at FROM symbol_state WHERE symbol = 'DIS'")).one();
+        assertThat(state.getLong("last_ticker_sequence")).isEqualTo(sequence);
+        assertThat(state.getLong("quote_sequence")).isEqualTo(sequence);
+        assertThat(state.getLong("quote_price")).isEqualTo(5_000);
+        assertThat(state.getLong("quote_volume")).isEqualTo(25);
+        assertThat(state.getInstant("quote_updated_at")).isNotNull();
+        assertThat(session.execute(SimpleStatement.newInstance("SELECT symbol FROM quotes WHERE symbol = 'DIS'")).one())
+                .as("a ticker writes no quotes row of its own").isNull();
+        assertThat(api.get(hal, "/api/v1/quotes").body().findValuesAsText("symbol"))
+                .contains(LEGACY_QUOTED, "DIS");
+    }
+
+    @Test
     void a_ticker_fills_partially_and_the_rest_waits() {
         String gus = customer();
         String orderId = placeGtc(gus, "p1", "TSLA", "BUY", "LIMIT", 100, "limitPrice", 10_000);
@@ -204,12 +249,25 @@ class OrderLifecycleIT {
         assertThat(partial.number("filledQuantity")).isEqualTo(30);
         assertThat(api.cash(gus, "USD")).as("70 shares still reserved at the limit")
                 .containsExactly(START_CASH - 30 * 9_900 - 70 * 10_000, 70 * 10_000);
+        assertThat(listed(gus, "PARTIALLY_FILLED")).as("the list filters on the order's status now").containsExactly(orderId);
+        assertThat(listed(gus, "OPEN")).isEmpty();
 
         tickAndWait(gus, "TSLA", 10_000, 500);
         BrokerApi.Response filled = order(gus, orderId);
         assertThat(filled.text("status")).isEqualTo("FILLED");
         assertThat(filled.number("averagePrice")).isEqualTo((30 * 9_900 + 70 * 10_000 + 50) / 100);
         assertThat(api.cash(gus, "USD")).containsExactly(START_CASH - 30 * 9_900 - 70 * 10_000, 0);
+        assertThat(listed(gus, "FILLED")).containsExactly(orderId);
+        assertThat(listed(gus, "PARTIALLY_FILLED")).isEmpty();
+        assertThat(api.get(gus, "/api/v1/orders?symbol=TSLA").body().path("items").get(0).path("filledQuantity").asLong())
+                .isEqualTo(100);
+    }
+
+    /** The ids of a customer's orders listed with a status filter. */
+    private List<String> listed(String token, String status) {
+        BrokerApi.Response page = api.get(token, "/api/v1/orders?status=" + status);
+        assertThat(page.status()).as("%s", page.body()).isEqualTo(200);
+        return page.body().path("items").findValuesAsText("orderId");
     }
 
     @Test

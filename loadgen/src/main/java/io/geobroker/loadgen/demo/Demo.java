@@ -141,7 +141,7 @@ public final class Demo implements AutoCloseable {
             // seconds behind its tickers at the default load; with 1 024 it kept up there but not at
             // --scale 10 (4 000 tickers/s: 3.7 commits/s of 1 006 commands, tickers waiting 6.6 s
             // and growing). A ticker that fills nothing adds no statement of its own (a symbol's
-            // quote and state are written once per group), so the statement bound, not the command
+            // state, with its quote, is written once per group), so the statement bound, not the command
             // bound, is what keeps a batch small: with 4 096 commands it took all 4 000 tickers/s.
             pb.environment().putIfAbsent("GEOBROKER_GROUP_COMMANDS", "4096");
             pb.environment().putIfAbsent("GEOBROKER_GROUP_STATEMENTS", "6000");
