@@ -4,6 +4,7 @@ import io.geobroker.domain.Fill;
 import io.geobroker.stack.LocalStack;
 import io.geobroker.testsupport.StackContext;
 import io.geobroker.testsupport.WithLocalStack;
+import org.awaitility.core.ThrowingRunnable;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -65,26 +66,12 @@ class PausedNodeIT {
         // paused, so the only Cassandra call the ticker makes it wait for is the group's batch.
         CrossingOrders orders = new CrossingOrders(broker.api, "split", SYMBOL, ORDERS_PER_SIDE, SEEDED, SEEDED);
 
-        long node = nodePid("cassandra-nvirginia-1");
-        long sequence;
-        signal("STOP", node);
-        try {
-            sequence = exchange.tick(SYMBOL, CrossingOrders.PRICE, orders.totalQuantity());
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-                    .untilAsserted(() -> assertThat(broker.api.rawText("/actuator/prometheus"))
-                            .as("the group's batch timed out and the group was split")
-                            .containsPattern("geobroker_engine_split_groups_total\\{region=\"nvirginia\"} [1-9]"));
-            assertThat(fillsOf(SYMBOL)).as("nothing of the group is published before it is durable").isEmpty();
-        } finally {
-            signal("CONT", node);
-        }
+        Ticked ticked = tickWhilePaused(orders, () -> assertThat(broker.api.rawText("/actuator/prometheus"))
+                .as("the group's batch timed out and the group was split")
+                .containsPattern("geobroker_engine_split_groups_total\\{region=\"nvirginia\"} [1-9]"));
 
-        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
-                .until(() -> Books.distinctIds(fillsOf(SYMBOL)).size() >= orders.owners.size());
-        List<Fill> fills = fillsOf(SYMBOL);
-        assertThat(fills).extracting(Fill::tickerSequence).containsOnly(sequence);
-        orders.assertFilledOnceWithBooksBalanced(fills);
-        JournalChecks.assertOneGroupThroughTheJournal(stack.session("nvirginia"), "nvirginia", SYMBOL, sequence,
+        orders.assertFilledOnceWithBooksBalanced(ticked.fills());
+        JournalChecks.assertOneGroupThroughTheJournal(stack.session("nvirginia"), "nvirginia", SYMBOL, ticked.sequence(),
                 orders.owners.size());
     }
 
@@ -95,24 +82,10 @@ class PausedNodeIT {
         CrossingOrders orders = new CrossingOrders(broker.api, "reread", REREAD_SYMBOL, 1, CrossingOrders.QTY, 0);
         double before = rereads();
 
-        long node = nodePid("cassandra-nvirginia-1");
-        long sequence;
-        signal("STOP", node);
-        try {
-            sequence = exchange.tick(REREAD_SYMBOL, CrossingOrders.PRICE, orders.totalQuantity());
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-                    .untilAsserted(() -> assertThat(rereads()).as("the holding's read failed and was made again")
-                            .isGreaterThan(before));
-            assertThat(fillsOf(REREAD_SYMBOL)).as("nothing is published while the node is paused").isEmpty();
-        } finally {
-            signal("CONT", node);
-        }
+        Ticked ticked = tickWhilePaused(orders, () -> assertThat(rereads())
+                .as("the holding's read failed and was made again").isGreaterThan(before));
 
-        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
-                .until(() -> Books.distinctIds(fillsOf(REREAD_SYMBOL)).size() >= orders.owners.size());
-        List<Fill> fills = fillsOf(REREAD_SYMBOL);
-        assertThat(fills).extracting(Fill::tickerSequence).containsOnly(sequence);
-        orders.assertFilledOnceWithBooksBalanced(fills);
+        orders.assertFilledOnceWithBooksBalanced(ticked.fills());
         assertThat(broker.api.get(null, "/actuator/health/readiness").status())
                 .as("the engine kept running: the broker is ready").isEqualTo(200);
 
@@ -123,6 +96,34 @@ class PausedNodeIT {
                 .until(() -> fillsOf(REREAD_SYMBOL).stream().anyMatch(f -> f.tickerSequence() == nextSequence));
         next.assertFilledOnceWithBooksBalanced(fillsOf(REREAD_SYMBOL).stream()
                 .filter(f -> f.tickerSequence() == nextSequence).toList());
+    }
+
+    /** A ticker's sequence and the fills published for it. */
+    private record Ticked(long sequence, List<Fill> fills) {
+    }
+
+    /**
+     * Pauses the region's Cassandra node, publishes the ticker that fills every one of {@code orders},
+     * waits until {@code whilePaused} holds with nothing of the ticker published, lets the node run
+     * again (always), and returns the ticker's fills once each order has one.
+     */
+    private Ticked tickWhilePaused(CrossingOrders orders, ThrowingRunnable whilePaused) throws Exception {
+        long node = nodePid("cassandra-nvirginia-1");
+        long sequence;
+        signal("STOP", node);
+        try {
+            sequence = exchange.tick(orders.symbol, CrossingOrders.PRICE, orders.totalQuantity());
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).untilAsserted(whilePaused);
+            assertThat(fillsOf(orders.symbol)).as("nothing of the group is published before it is durable").isEmpty();
+        } finally {
+            signal("CONT", node);
+        }
+
+        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
+                .until(() -> Books.distinctIds(fillsOf(orders.symbol)).size() >= orders.owners.size());
+        List<Fill> fills = fillsOf(orders.symbol);
+        assertThat(fills).extracting(Fill::tickerSequence).containsOnly(sequence);
+        return new Ticked(sequence, fills);
     }
 
     private List<Fill> fillsOf(String symbol) {
