@@ -20,6 +20,7 @@ import io.geobroker.domain.SymbolInfo;
 import io.geobroker.domain.Ticker;
 import io.geobroker.domain.TimeInForce;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -119,6 +120,7 @@ public class Engine implements SmartLifecycle {
     private final Counter oversizedGroups;
     private final Counter splitGroups;
     private final Counter accountRereads;
+    private final DistributionSummary groupStatements;
     private final Timer inboxLag;
     private final GroupJournal journal;
 
@@ -155,6 +157,8 @@ public class Engine implements SmartLifecycle {
         splitGroups = Counter.builder("geobroker.engine.split.groups")
                 .description("Groups whose batch was not confirmed in time, written again in smaller batches")
                 .register(meters);
+        groupStatements = DistributionSummary.builder("geobroker.engine.group.statements")
+                .description("CQL statements one group commit writes").register(meters);
         accountRereads = Counter.builder("geobroker.engine.account.rereads")
                 .description("Reads of a cash account or holding not answered by Cassandra, made again")
                 .register(meters);
@@ -971,6 +975,7 @@ public class Engine implements SmartLifecycle {
         if (all.isEmpty()) {
             return;
         }
+        groupStatements.record(all.size());
         long size = 0;
         for (BoundStatement s : all) {
             size += store.sizeOf(s);

@@ -10,10 +10,13 @@ import java.util.Optional;
  * long a ticker waited from the consumer to the engine. One line of the report per region: where the
  * ticker-to-fill latency goes when the engine, not the network, is what tickers wait for.
  */
-public record EngineStages(double commits, double batchSeconds, BrokerHistogram batches, double tickers,
-                           double tickerWaitSeconds, BrokerHistogram tickerWaits, double elapsedSeconds) {
+public record EngineStages(double commits, double batchSeconds, BrokerHistogram batches, double statements,
+                           double tickers, double tickerWaitSeconds, BrokerHistogram tickerWaits,
+                           double elapsedSeconds) {
 
     public static final String NAME = "geobroker_engine_stage_seconds";
+    /** The sum of the engine's statements-per-group summary: every CQL statement its groups wrote. */
+    public static final String STATEMENTS = "geobroker_engine_group_statements_sum";
 
     /**
      * The engine's work between two Prometheus pages of one broker read {@code elapsedSeconds}
@@ -27,7 +30,24 @@ public record EngineStages(double commits, double batchSeconds, BrokerHistogram 
         }
         BrokerHistogram p = persist.get();
         BrokerHistogram c = consume.get();
-        return Optional.of(new EngineStages(p.count(), p.sumSeconds(), p, c.count(), c.sumSeconds(), c, elapsedSeconds));
+        double statements = Math.max(0, total(after, STATEMENTS) - total(before, STATEMENTS));
+        return Optional.of(new EngineStages(p.count(), p.sumSeconds(), p, statements, c.count(), c.sumSeconds(), c,
+                elapsedSeconds));
+    }
+
+    /** The sum of a metric's samples on a page (0 when it has none): one broker, so one series. */
+    static double total(String page, String metric) {
+        double sum = 0;
+        for (String line : page.split("\n")) {
+            if (line.startsWith(metric + "{") || line.startsWith(metric + " ")) {
+                try {
+                    sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                } catch (NumberFormatException e) {
+                    // not a sample line: ignored
+                }
+            }
+        }
+        return sum;
     }
 
     private static Optional<BrokerHistogram> stage(String page, String stage) {
@@ -40,9 +60,14 @@ public record EngineStages(double commits, double batchSeconds, BrokerHistogram 
             return "no group committed";
         }
         StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
-                "%.1f commits/s, logged batch mean %.0f ms (p50 <= %.0f ms, p99 <= %.0f ms), waiting on batches %.0f %% of the time",
+                "%.1f commits/s, logged batch mean %.0f ms (p50 <= %.0f ms, p99 <= %.0f ms)",
                 commits / elapsedSeconds, batchSeconds / commits * 1000, batches.upperBoundSeconds(0.5) * 1000,
-                batches.upperBoundSeconds(0.99) * 1000, Math.min(100, batchSeconds / elapsedSeconds * 100)));
+                batches.upperBoundSeconds(0.99) * 1000));
+        if (statements > 0) {
+            line.append(String.format(Locale.ROOT, " of %.0f statements on average", statements / commits));
+        }
+        line.append(String.format(Locale.ROOT, ", waiting on batches %.0f %% of the time",
+                Math.min(100, batchSeconds / elapsedSeconds * 100)));
         if (tickers > 0) {
             line.append(String.format(Locale.ROOT,
                     "; %.0f tickers/s, %.0f per commit, each waiting mean %.0f ms (p50 <= %.0f ms) from the consumer to the engine",

@@ -48,6 +48,31 @@ class EngineStagesTest {
     }
 
     @Test
+    void the_statements_of_the_phase_are_shown_per_commit() {
+        String before = page(100, 10, 100, 1_000, 20, 1_000) + statements(100, 30_000);
+        String after = page(220, 34, 140, 5_800, 1_220, 2_200) + statements(220, 66_000);
+
+        EngineStages e = EngineStages.between(before, after, 60).orElseThrow();
+
+        assertThat(e.statements()).isEqualTo(36_000);
+        assertThat(e.describe()).startsWith("2.0 commits/s, logged batch mean 200 ms (p50 <= 500 ms, p99 <= 500 ms) "
+                + "of 300 statements on average, waiting on batches 40 % of the time; 80 tickers/s");
+    }
+
+    /** The engine's statements-per-group summary as Micrometer writes it for Prometheus. */
+    private static String statements(double groups, double sum) {
+        return """
+                # HELP geobroker_engine_group_statements CQL statements one group commit writes
+                # TYPE geobroker_engine_group_statements summary
+                geobroker_engine_group_statements_count{region="nvirginia"} %s
+                geobroker_engine_group_statements_sum{region="nvirginia"} %s
+                # HELP geobroker_engine_group_statements_max CQL statements one group commit writes
+                # TYPE geobroker_engine_group_statements_max gauge
+                geobroker_engine_group_statements_max{region="nvirginia"} 2400.0
+                """.formatted(groups, sum);
+    }
+
+    @Test
     void the_other_stages_do_not_count() {
         EngineStages e = EngineStages.between(page(0, 0, 0, 0, 0, 0), page(10, 1, 10, 0, 0, 0), 10).orElseThrow();
 
