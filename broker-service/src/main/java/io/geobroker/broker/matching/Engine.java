@@ -376,7 +376,7 @@ public class Engine implements SmartLifecycle {
         s.quoteVolumeLeft = s.quoteVolume;
     }
 
-    /** A quote a broker before schema V005 left in the quotes table, written into the symbol's symbol_state row. */
+    /** A quote a broker before schema V005 left in the quotes table: restored, and written into symbol_state. */
     private void copyLegacyQuote(SymbolState s, EngineStore.QuoteRow q) {
         restoreQuote(s, q);
         persistPartition(List.of(store.symbolState(s)), writeClock.next());
@@ -397,11 +397,11 @@ public class Engine implements SmartLifecycle {
                 s.lastGroupFirstSequence = row.lastGroupFirstSequence();
             });
             Optional<EngineStore.QuoteRow> quote = stored.flatMap(EngineStore.SymbolRow::quote);
-            if (quote.isEmpty()) {
-                quote = store.legacyQuote(s.symbol());
-                quote.ifPresent(q -> copyLegacyQuote(s, q));
+            if (quote.isPresent()) {
+                restoreQuote(s, quote.get());
+            } else {
+                store.legacyQuote(s.symbol()).ifPresent(q -> copyLegacyQuote(s, q));
             }
-            quote.ifPresent(q -> restoreQuote(s, q));
             for (EngineStore.OpenRow row : store.openOrders(s.symbol(), s.generation)) {
                 store.order(row.orderId()).filter(o -> !o.status().isTerminal()).ifPresent(o -> {
                     OrderState state = OrderState.restore(o, bookLimitOf(o), row.sequence());
