@@ -15,8 +15,8 @@ public record EngineStages(double commits, double batchSeconds, BrokerHistogram 
                            double elapsedSeconds) {
 
     public static final String NAME = "geobroker_engine_stage_seconds";
-    /** The sum of the engine's statements-per-group summary: every CQL statement its groups wrote. */
-    public static final String STATEMENTS = "geobroker_engine_group_statements_sum";
+    /** The engine's statements-per-group summary; its sum is every CQL statement its groups wrote. */
+    public static final String STATEMENTS = "geobroker_engine_group_statements";
 
     /**
      * The engine's work between two Prometheus pages of one broker read {@code elapsedSeconds}
@@ -30,24 +30,14 @@ public record EngineStages(double commits, double batchSeconds, BrokerHistogram 
         }
         BrokerHistogram p = persist.get();
         BrokerHistogram c = consume.get();
-        double statements = Math.max(0, total(after, STATEMENTS) - total(before, STATEMENTS));
+        double statements = Math.max(0, statements(after) - statements(before));
         return Optional.of(new EngineStages(p.count(), p.sumSeconds(), p, statements, c.count(), c.sumSeconds(), c,
                 elapsedSeconds));
     }
 
-    /** The sum of a metric's samples on a page (0 when it has none): one broker, so one series. */
-    static double total(String page, String metric) {
-        double sum = 0;
-        for (String line : page.split("\n")) {
-            if (line.startsWith(metric + "{") || line.startsWith(metric + " ")) {
-                try {
-                    sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-                } catch (NumberFormatException e) {
-                    // not a sample line: ignored
-                }
-            }
-        }
-        return sum;
+    /** The statements the page's summary counted (0 when it has none); parsed like a histogram, whose sum it is. */
+    private static double statements(String page) {
+        return BrokerHistogram.parse(page, STATEMENTS).map(BrokerHistogram::sumSeconds).orElse(0.0);
     }
 
     private static Optional<BrokerHistogram> stage(String page, String stage) {
