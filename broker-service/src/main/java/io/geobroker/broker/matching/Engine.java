@@ -403,8 +403,14 @@ public class Engine implements SmartLifecycle {
                 store.legacyQuote(s.symbol()).ifPresent(q -> copyLegacyQuote(s, q));
             }
             for (EngineStore.OpenRow row : store.openOrders(s.symbol(), s.generation)) {
-                store.order(row.orderId()).filter(o -> !o.status().isTerminal()).ifPresent(o -> {
+                store.order(row.customerId(), row.orderId()).filter(f -> !f.order().status().isTerminal()).ifPresent(f -> {
+                    Order o = f.order();
                     OrderState state = OrderState.restore(o, bookLimitOf(o), row.sequence());
+                    if (f.legacy()) {
+                        // placed before schema V006: its first write puts the whole row in customer_orders
+                        state.rowWritten = false;
+                        state.listedWherePlaced = true;
+                    }
                     state.persistedGeneration = s.generation;
                     s.book.add(state);
                     live.put(state.id, state);

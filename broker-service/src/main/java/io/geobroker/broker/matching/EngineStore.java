@@ -37,7 +37,7 @@ final class EngineStore {
     }
 
     /** One row of open_orders: an order resting on a symbol. */
-    record OpenRow(UUID orderId, long sequence) {
+    record OpenRow(UUID orderId, String customerId, long sequence) {
     }
 
     /** One row of fills_by_ticker. */
@@ -75,16 +75,17 @@ final class EngineStore {
                 + "quote_updated_at FROM symbol_state WHERE symbol = ?");
         selectLegacyQuote = session.prepare("SELECT price, volume, sequence, exchange_time_micros, updated_at "
                 + "FROM quotes WHERE symbol = ?");
-        selectOpenOrders = session.prepare("SELECT order_id, sequence FROM open_orders WHERE symbol = ? AND generation = ?");
+        selectOpenOrders = session.prepare("SELECT order_id, customer_id, sequence FROM open_orders "
+                + "WHERE symbol = ? AND generation = ?");
         selectCash = session.prepare("SELECT available, reserved FROM cash WHERE customer_id = ? AND currency = ?");
         selectHolding = session.prepare("SELECT available, reserved FROM holdings WHERE customer_id = ? AND symbol = ?");
         selectFills = session.prepare("SELECT * FROM fills_by_ticker WHERE symbol = ? AND ticker_sequence = ?");
-        insertOrder = session.prepare("INSERT INTO orders (" + OrderDao.ORDER_COLUMNS + ") VALUES ("
+        insertOrder = session.prepare("INSERT INTO customer_orders (" + OrderDao.ORDER_COLUMNS + ") VALUES ("
                 + "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         insertOrderByCustomer = session.prepare("INSERT INTO orders_by_customer (customer_id, placed_at, order_id, "
                 + "symbol, side, order_type, quantity) VALUES (?, ?, ?, ?, ?, ?, ?)");
-        updateOrder = session.prepare("UPDATE orders SET triggered = ?, status = ?, filled_quantity = ?, "
-                + "filled_notional = ?, reserved = ?, reject_reason = ?, updated_at = ? WHERE order_id = ?");
+        updateOrder = session.prepare("UPDATE customer_orders SET triggered = ?, status = ?, filled_quantity = ?, "
+                + "filled_notional = ?, reserved = ?, reject_reason = ?, updated_at = ? WHERE customer_id = ? AND order_id = ?");
         insertOpenOrder = session.prepare("INSERT INTO open_orders (symbol, generation, order_id, customer_id, side, "
                 + "order_type, time_in_force, all_or_none, limit_price, stop_price, triggered, remaining, placed_at, "
                 + "sequence, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
@@ -130,13 +131,13 @@ final class EngineStore {
     List<OpenRow> openOrders(String symbol, int generation) {
         List<OpenRow> rows = new ArrayList<>();
         for (Row r : session.execute(selectOpenOrders.bind(symbol, generation))) {
-            rows.add(new OpenRow(r.getUuid("order_id"), r.getLong("sequence")));
+            rows.add(new OpenRow(r.getUuid("order_id"), r.getString("customer_id"), r.getLong("sequence")));
         }
         return rows;
     }
 
-    Optional<Order> order(UUID orderId) {
-        return orders.find(orderId);
+    Optional<OrderDao.Found> order(String customerId, UUID orderId) {
+        return orders.locate(customerId, orderId);
     }
 
     CashAccount cash(String customerId, String currency) {
@@ -166,13 +167,13 @@ final class EngineStore {
 
     /**
      * The order's rows: the full row the first time, with its entry in the customer's list unless the
-     * region it was placed in wrote that; afterwards only the columns of {@code orders} a fill,
-     * trigger or cancel changes (the list's entry holds what never changes).
+     * region it was placed in wrote that; afterwards only the columns of {@code customer_orders} a
+     * fill, trigger or cancel changes (the list's entry holds what never changes).
      */
     List<BoundStatement> order(OrderState o) {
         if (o.rowWritten) {
             return List.of(updateOrder.bind(o.triggered, o.status.name(), o.filledQuantity, o.filledNotional,
-                    o.reserved, o.rejectReason, o.updatedAt, o.id));
+                    o.reserved, o.rejectReason, o.updatedAt, o.customerId, o.id));
         }
         BoundStatement row = insertOrder.bind(o.id, o.customerId, o.clientOrderId, o.symbol, o.exchange, o.currency,
                 o.homeRegion, o.placedRegion, o.side.name(), o.type.name(), o.timeInForce.name(), o.allOrNone,

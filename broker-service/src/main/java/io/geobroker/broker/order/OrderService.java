@@ -62,7 +62,7 @@ public class OrderService {
      */
     public Placed place(String customerId, PlaceOrderRequest request) {
         NewOrder order = validated(customerId, request, routing.localRegion());
-        Optional<Order> existing = orders.find(order.orderId());
+        Optional<Order> existing = orders.find(customerId, order.orderId());
         if (existing.isPresent()) {
             return repeated(existing.get(), order);
         }
@@ -84,7 +84,7 @@ public class OrderService {
         if (!routing.isLocal(order.symbol())) {
             throw misrouted(order.symbol().symbol(), order.homeRegion());
         }
-        Optional<Order> existing = orders.find(order.orderId());
+        Optional<Order> existing = orders.find(forwarded.customerId(), order.orderId());
         if (existing.isPresent()) {
             return repeated(existing.get(), order);
         }
@@ -149,7 +149,7 @@ public class OrderService {
             return cancelHere(customerId, order);
         }
         String home = routing.homeOf(order.symbol()).map(r -> r.name()).orElse(order.homeRegion());
-        OrderInbox.Stored pending = order.status() == OrderStatus.PENDING ? inbox.order(orderId).orElse(null) : null;
+        OrderInbox.Stored pending = order.status() == OrderStatus.PENDING ? inbox.order(customerId, orderId).orElse(null) : null;
         return homeRegion.cancel(home, orderId, new Forwarded.Cancel(customerId,
                 pending == null ? null : pending.order(), pending == null ? 0 : pending.statusWriteMicros())).order();
     }
@@ -161,7 +161,7 @@ public class OrderService {
      */
     public OrderResponse cancelForwarded(UUID orderId, Forwarded.Cancel forwarded) {
         String customerId = forwarded.customerId();
-        Optional<Order> here = orders.find(orderId).filter(o -> o.customerId().equals(customerId));
+        Optional<Order> here = orders.find(customerId, orderId);
         if (here.isEmpty()) {
             Order pending = forwarded.pending();
             if (pending == null || !pending.orderId().equals(orderId) || !pending.customerId().equals(customerId)
@@ -187,7 +187,7 @@ public class OrderService {
         if (order.status() != OrderStatus.PENDING) {
             return cancelHere(customerId, order, 0);
         }
-        OrderInbox.Stored stored = inbox.order(order.orderId()).orElseThrow(
+        OrderInbox.Stored stored = inbox.order(customerId, order.orderId()).orElseThrow(
                 () -> ApiProblem.notFound("Order not found", "no order " + order.orderId()));
         return cancelHere(customerId, stored.order(), stored.statusWriteMicros());
     }
@@ -209,7 +209,7 @@ public class OrderService {
 
     /** The customer's order; someone else's order is reported exactly like a missing one. */
     private Order own(String customerId, UUID orderId) {
-        return orders.find(orderId).filter(o -> o.customerId().equals(customerId))
+        return orders.find(customerId, orderId)
                 .orElseThrow(() -> ApiProblem.notFound("Order not found", "no order " + orderId));
     }
 

@@ -37,7 +37,8 @@ public class InboxController {
     public ResponseEntity<Void> announce(@RequestBody Forwarded.InboxRow row) {
         Order order = row.order();
         if (row.homeRegion() == null || row.placedAt() == null || row.orderId() == null || row.placedRegion() == null
-                || order == null || order.orderId() == null || order.symbol() == null || order.status() == null) {
+                || order == null || order.orderId() == null || order.customerId() == null || order.symbol() == null
+                || order.status() == null) {
             throw ApiProblem.badRequest("Incomplete inbox row",
                     "homeRegion, minute, placedAt, orderId, placedRegion, writeMicros and the order are required");
         }
@@ -51,7 +52,7 @@ public class InboxController {
                     + row.orderId() + " placed in " + row.placedRegion() + " for region " + region);
         }
         poller.announced(new OrderInbox.Entry(row.homeRegion(), row.minute(), row.placedAt(), row.orderId(),
-                row.placedRegion(), false), order, row.writeMicros());
+                order.customerId(), row.placedRegion(), false), order, row.writeMicros());
         return ResponseEntity.accepted().build();
     }
 }

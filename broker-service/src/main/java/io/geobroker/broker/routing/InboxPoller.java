@@ -185,7 +185,7 @@ public class InboxPoller implements SmartLifecycle {
         }
         List<CompletableFuture<Optional<OrderInbox.Stored>>> reads = new ArrayList<>(unseen.size());
         for (OrderInbox.Entry e : unseen) {
-            reads.add(inbox.orderAsync(e.orderId()));
+            reads.add(inbox.orderAsync(e.customerId(), e.orderId()));
         }
         for (int i = 0; i < unseen.size(); i++) {
             OrderInbox.Entry e = unseen.get(i);

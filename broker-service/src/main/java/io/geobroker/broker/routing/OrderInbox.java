@@ -29,9 +29,12 @@ import java.util.concurrent.CompletableFuture;
 @Repository
 public class OrderInbox {
 
-    /** The key of one inbox row, and whether the home broker has already taken it. */
-    public record Entry(String homeRegion, long minute, UUID placedAt, UUID orderId, String placedRegion,
-                        boolean processed) {
+    /**
+     * The key of one inbox row, its order's customer (null in a row written before schema V006), and
+     * whether the home broker has already taken it.
+     */
+    public record Entry(String homeRegion, long minute, UUID placedAt, UUID orderId, String customerId,
+                        String placedRegion, boolean processed) {
 
         public long placedAtMillis() {
             return Uuids.unixTimestamp(placedAt);
@@ -50,29 +53,34 @@ public class OrderInbox {
     }
 
     private final CqlSession session;
+    private final OrderDao orders;
     private final PreparedStatement insertOrder;
     private final PreparedStatement insertByCustomer;
     private final PreparedStatement insertInbox;
     private final PreparedStatement selectTail;
     private final PreparedStatement selectPartition;
     private final PreparedStatement selectOrder;
+    private final PreparedStatement selectLegacyOrder;
 
-    public OrderInbox(CqlSession session) {
+    public OrderInbox(CqlSession session, OrderDao orders) {
         this.session = session;
-        insertOrder = session.prepare("INSERT INTO orders (order_id, customer_id, client_order_id, symbol, exchange, "
+        this.orders = orders;
+        insertOrder = session.prepare("INSERT INTO customer_orders (order_id, customer_id, client_order_id, symbol, exchange, "
                 + "currency, home_region, placed_region, side, order_type, time_in_force, all_or_none, quantity, "
                 + "limit_price, stop_price, triggered, status, filled_quantity, filled_notional, reserved, placed_at, "
                 + "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, false, ?, 0, 0, 0, ?, ?)");
         insertByCustomer = session.prepare("INSERT INTO orders_by_customer (customer_id, placed_at, order_id, symbol, "
                 + "side, order_type, quantity) VALUES (?, ?, ?, ?, ?, ?, ?)");
         insertInbox = session.prepare("INSERT INTO order_inbox (home_region, minute, placed_at, order_id, "
-                + "placed_region, processed) VALUES (?, ?, ?, ?, ?, false)");
-        selectTail = session.prepare("SELECT placed_at, order_id, placed_region, processed FROM order_inbox "
+                + "customer_id, placed_region, processed) VALUES (?, ?, ?, ?, ?, ?, false)");
+        selectTail = session.prepare("SELECT placed_at, order_id, customer_id, placed_region, processed FROM order_inbox "
                 + "WHERE home_region = ? AND minute = ? AND placed_at > ?");
-        selectPartition = session.prepare("SELECT placed_at, order_id, placed_region, processed FROM order_inbox "
-                + "WHERE home_region = ? AND minute = ? AND processed = false ALLOW FILTERING");
+        selectPartition = session.prepare("SELECT placed_at, order_id, customer_id, placed_region, processed "
+                + "FROM order_inbox WHERE home_region = ? AND minute = ? AND processed = false ALLOW FILTERING");
         selectOrder = session.prepare("SELECT " + OrderDao.ORDER_COLUMNS + ", WRITETIME(status) AS status_written "
-                + "FROM orders WHERE order_id = ?");
+                + "FROM customer_orders WHERE customer_id = ? AND order_id = ?");
+        selectLegacyOrder = session.prepare("SELECT " + OrderDao.ORDER_COLUMNS
+                + ", WRITETIME(status) AS status_written FROM orders WHERE order_id = ?");
     }
 
     /**
@@ -94,7 +102,7 @@ public class OrderInbox {
                 .add(insertByCustomer.bind(n.customerId(), placedAt, n.orderId(), n.symbol().symbol(), n.side().name(),
                         n.type().name(), n.quantity()))
                 .add(insertInbox.bind(n.homeRegion(), minuteOf(placedAt.toEpochMilli()), placed, n.orderId(),
-                        n.placedRegion()))
+                        n.customerId(), n.placedRegion()))
                 .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM)
                 .setQueryTimestamp(writeMicros)
                 .setIdempotent(true);
@@ -104,7 +112,7 @@ public class OrderInbox {
                 n.stopPrice(), false, OrderStatus.PENDING, 0, 0, 0, null, null, placedAt, placedAt, n.homeRegion(),
                 n.placedRegion());
         return new Pending(order, new Entry(n.homeRegion(), minuteOf(placedAt.toEpochMilli()), placed, n.orderId(),
-                n.placedRegion(), false), writeMicros);
+                n.customerId(), n.placedRegion(), false), writeMicros);
     }
 
     /** Rows of one minute partition placed after {@code afterMillis} (the tail read). */
@@ -125,14 +133,26 @@ public class OrderInbox {
         return entries;
     }
 
-    /** The order row as this DC has it now, if it has arrived. */
-    public Optional<Stored> order(UUID orderId) {
-        return stored(session.execute(selectOrder.bind(orderId)).one());
+    /** The customer's order row as this DC has it now, if it has arrived. */
+    public Optional<Stored> order(String customerId, UUID orderId) {
+        return orderAsync(customerId, orderId).join();
     }
 
-    /** {@link #order}, without waiting: the poller reads many orders at once. */
-    CompletableFuture<Optional<Stored>> orderAsync(UUID orderId) {
-        return session.executeAsync(selectOrder.bind(orderId)).thenApply(rs -> stored(rs.one())).toCompletableFuture();
+    /**
+     * {@link #order}, without waiting: the poller reads many orders at once. A customer of null (an
+     * inbox row written before schema V006), or an order not in {@code customer_orders} while the
+     * broker reads the {@code orders} table of before V006, is read from that table.
+     */
+    CompletableFuture<Optional<Stored>> orderAsync(String customerId, UUID orderId) {
+        CompletableFuture<Optional<Stored>> current = customerId == null ? CompletableFuture.completedFuture(Optional.empty())
+                : session.executeAsync(selectOrder.bind(customerId, orderId)).thenApply(rs -> stored(rs.one()))
+                .toCompletableFuture();
+        if (!orders.readsLegacyOrders()) {
+            return current;
+        }
+        return current.thenCompose(found -> found.isPresent() ? CompletableFuture.completedFuture(found)
+                : session.executeAsync(selectLegacyOrder.bind(orderId)).thenApply(rs -> stored(rs.one())
+                .filter(s -> customerId == null || s.order().customerId().equals(customerId))).toCompletableFuture());
     }
 
     private static Optional<Stored> stored(Row r) {
@@ -144,7 +164,7 @@ public class OrderInbox {
     }
 
     private static Entry entry(String homeRegion, long minute, Row r) {
-        return new Entry(homeRegion, minute, r.getUuid("placed_at"), r.getUuid("order_id"), r.getString("placed_region"),
-                r.getBoolean("processed"));
+        return new Entry(homeRegion, minute, r.getUuid("placed_at"), r.getUuid("order_id"), r.getString("customer_id"),
+                r.getString("placed_region"), r.getBoolean("processed"));
     }
 }

@@ -395,7 +395,7 @@ class CrossRegionIT {
             awaitStatus(NVIRGINIA, c, orderId, "FILLED");
             awaitStatus(SYDNEY, c, orderId, "FILLED");
         }
-        await().atMost(AFTER_CUT).untilAsserted(() -> assertThat(orderRow(NVIRGINIA, asxOrder))
+        await().atMost(AFTER_CUT).untilAsserted(() -> assertThat(orderRow(NVIRGINIA, c, asxOrder))
                 .as("the ASX order placed during the cut reached N. Virginia's DC").isEqualTo("FILLED"));
         BrokerApi.Response market = api(SYDNEY).place(c.token, "cut-m", nyse, "BUY", "MARKET", 1);
         assertThat(market.status()).as("the market order, repeated after the cut: %s", market.body()).isEqualTo(201);
@@ -468,9 +468,9 @@ class CrossRegionIT {
     }
 
     /** The order's status in the region's DC, read directly (null while the row has not arrived). */
-    private String orderRow(String region, String orderId) {
-        Row row = sessions.get(region).execute("SELECT status FROM orders WHERE order_id = ?",
-                UUID.fromString(orderId)).one();
+    private String orderRow(String region, Customer c, String orderId) {
+        Row row = sessions.get(region).execute("SELECT status FROM customer_orders WHERE customer_id = ? AND order_id = ?",
+                c.id(), UUID.fromString(orderId)).one();
         return row == null ? null : row.getString("status");
     }
 

@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -64,7 +63,7 @@ class JournalRecoveryIT {
         broker.kill();
 
         long durableAtKill = fillRows(session, sequence);
-        long filledAtKill = filledOrders(session, owners.keySet());
+        long filledAtKill = filledOrders(session, owners);
         assertThat(pendingParts(session)).as("the kill came between the journal and its clearing").isPositive();
         assertThat(exchange.fills()).as("nothing of the interrupted group was published").isEmpty();
 
@@ -94,12 +93,13 @@ class JournalRecoveryIT {
         return header == null || header.isNull("parts") ? 0 : header.getInt("parts");
     }
 
-    /** Orders whose row says FILLED, read straight from Cassandra (the broker is down). */
-    private static long filledOrders(CqlSession session, Set<String> orderIds) {
+    /** Orders whose row says FILLED, read straight from Cassandra (the broker is down); owners: order id to token. */
+    private static long filledOrders(CqlSession session, Map<String, String> owners) {
         long filled = 0;
-        for (String id : orderIds) {
-            Row row = session.execute(SimpleStatement.newInstance("SELECT status FROM orders WHERE order_id = ?",
-                    UUID.fromString(id))).one();
+        for (Map.Entry<String, String> order : owners.entrySet()) {
+            String customerId = order.getValue().substring(0, order.getValue().lastIndexOf('.'));
+            Row row = session.execute(SimpleStatement.newInstance("SELECT status FROM customer_orders "
+                    + "WHERE customer_id = ? AND order_id = ?", customerId, UUID.fromString(order.getKey()))).one();
             if (row != null && "FILLED".equals(row.getString("status"))) {
                 filled++;
             }
