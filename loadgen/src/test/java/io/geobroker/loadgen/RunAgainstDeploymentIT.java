@@ -63,7 +63,7 @@ class RunAgainstDeploymentIT {
                 assertThat(report.path("conditions").path("engine of " + region + " in the measured phase (broker timers)")
                         .asText()).as("what %s's engine did, read from its broker", region)
                         .containsPattern("^[0-9.]+ commits/s, logged batch mean [0-9]+ ms")
-                        .containsPattern("\\) of [0-9]+ statements on average, waiting on batches")
+                        .containsPattern("\\) of [0-9]+ statements in [0-9]+ partitions on average, waiting on batches")
                         .contains("tickers/s");
             }
         }

@@ -29,6 +29,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
+import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,6 +37,7 @@ import java.time.LocalDate;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -121,6 +123,7 @@ public class Engine implements SmartLifecycle {
     private final Counter splitGroups;
     private final Counter accountRereads;
     private final DistributionSummary groupStatements;
+    private final DistributionSummary groupPartitions;
     private final Timer inboxLag;
     private final GroupJournal journal;
 
@@ -159,6 +162,8 @@ public class Engine implements SmartLifecycle {
                 .register(meters);
         groupStatements = DistributionSummary.builder("geobroker.engine.group.statements")
                 .description("CQL statements one group commit writes").register(meters);
+        groupPartitions = DistributionSummary.builder("geobroker.engine.group.partitions")
+                .description("Partitions (Cassandra mutations) one group commit writes").register(meters);
         accountRereads = Counter.builder("geobroker.engine.account.rereads")
                 .description("Reads of a cash account or holding not answered by Cassandra, made again")
                 .register(meters);
@@ -968,6 +973,19 @@ public class Engine implements SmartLifecycle {
     }
 
     /**
+     * The partitions the statements write: Cassandra applies, replicates and acknowledges each as one
+     * mutation, so a batch costs more per partition than per statement. All tables are in one
+     * keyspace, and rows of different tables with the same partition key value share a mutation.
+     */
+    static int partitions(List<BoundStatement> statements) {
+        Set<ByteBuffer> keys = new HashSet<>();
+        for (BoundStatement s : statements) {
+            keys.add(s.getRoutingKey());
+        }
+        return keys.size();
+    }
+
+    /**
      * Writes the group as one atomic batch. A group whose batch would pass {@code maxBatchBytes}
      * (only a single command with very many fills gets there, since groups are capped in
      * statements) is written to the {@link GroupJournal} first, then as consecutive batches with the
@@ -982,6 +1000,7 @@ public class Engine implements SmartLifecycle {
             return;
         }
         groupStatements.record(all.size());
+        groupPartitions.record(partitions(all));
         long size = 0;
         for (BoundStatement s : all) {
             size += store.sizeOf(s);

@@ -544,10 +544,24 @@ class OrderLifecycleIT {
         assertThat(market.status()).isEqualTo(201);
         assertThat(market.text("status")).isEqualTo("FILLED");
         assertThat(tickerToFillCount()).isEqualTo(tickerFills);
+
+        // a resting order's placement writes its customer's order, list entry and cash in one partition
+        double statements = metric("geobroker_engine_group_statements_sum");
+        double partitions = metric("geobroker_engine_group_partitions_sum");
+        placeGtc(pia, "mx3", "QCOM", "BUY", "LIMIT", 1, "limitPrice", 5_000);
+        double moreStatements = metric("geobroker_engine_group_statements_sum") - statements;
+        double morePartitions = metric("geobroker_engine_group_partitions_sum") - partitions;
+        assertThat(moreStatements).isGreaterThanOrEqualTo(3);
+        assertThat(morePartitions).isPositive().isLessThan(moreStatements);
     }
 
     private double tickerToFillCount() {
-        String prefix = "geobroker_ticker_to_fill_seconds_count{region=\"nvirginia\"} ";
+        return metric("geobroker_ticker_to_fill_seconds_count");
+    }
+
+    /** A metric of this broker without labels other than the region. */
+    private double metric(String name) {
+        String prefix = name + "{region=\"nvirginia\"} ";
         return api.rawText("/actuator/prometheus").lines().filter(l -> l.startsWith(prefix))
                 .mapToDouble(l -> Double.parseDouble(l.substring(prefix.length()).trim())).findFirst().orElseThrow();
     }

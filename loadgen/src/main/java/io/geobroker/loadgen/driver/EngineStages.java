@@ -11,12 +11,14 @@ import java.util.Optional;
  * ticker-to-fill latency goes when the engine, not the network, is what tickers wait for.
  */
 public record EngineStages(double commits, double batchSeconds, BrokerHistogram batches, double statements,
-                           double tickers, double tickerWaitSeconds, BrokerHistogram tickerWaits,
+                           double partitions, double tickers, double tickerWaitSeconds, BrokerHistogram tickerWaits,
                            double elapsedSeconds) {
 
     public static final String NAME = "geobroker_engine_stage_seconds";
     /** The engine's statements-per-group summary; its sum is every CQL statement its groups wrote. */
     public static final String STATEMENTS = "geobroker_engine_group_statements";
+    /** The engine's partitions-per-group summary: the Cassandra mutations its groups wrote. */
+    public static final String PARTITIONS = "geobroker_engine_group_partitions";
 
     /**
      * The engine's work between two Prometheus pages of one broker read {@code elapsedSeconds}
@@ -30,14 +32,15 @@ public record EngineStages(double commits, double batchSeconds, BrokerHistogram 
         }
         BrokerHistogram p = persist.get();
         BrokerHistogram c = consume.get();
-        double statements = Math.max(0, statements(after) - statements(before));
-        return Optional.of(new EngineStages(p.count(), p.sumSeconds(), p, statements, c.count(), c.sumSeconds(), c,
-                elapsedSeconds));
+        double statements = Math.max(0, sum(after, STATEMENTS) - sum(before, STATEMENTS));
+        double partitions = Math.max(0, sum(after, PARTITIONS) - sum(before, PARTITIONS));
+        return Optional.of(new EngineStages(p.count(), p.sumSeconds(), p, statements, partitions, c.count(),
+                c.sumSeconds(), c, elapsedSeconds));
     }
 
-    /** The statements the page's summary counted (0 when it has none); parsed like a histogram, whose sum it is. */
-    private static double statements(String page) {
-        return BrokerHistogram.parse(page, STATEMENTS).map(BrokerHistogram::sumSeconds).orElse(0.0);
+    /** What the page's summary of that name counted (0 when it has none); parsed like a histogram, whose sum it is. */
+    private static double sum(String page, String summary) {
+        return BrokerHistogram.parse(page, summary).map(BrokerHistogram::sumSeconds).orElse(0.0);
     }
 
     private static Optional<BrokerHistogram> stage(String page, String stage) {
@@ -54,7 +57,11 @@ public record EngineStages(double commits, double batchSeconds, BrokerHistogram 
                 commits / elapsedSeconds, batchSeconds / commits * 1000, batches.upperBoundSeconds(0.5) * 1000,
                 batches.upperBoundSeconds(0.99) * 1000));
         if (statements > 0) {
-            line.append(String.format(Locale.ROOT, " of %.0f statements on average", statements / commits));
+            line.append(String.format(Locale.ROOT, " of %.0f statements", statements / commits));
+            if (partitions > 0) {
+                line.append(String.format(Locale.ROOT, " in %.0f partitions", partitions / commits));
+            }
+            line.append(" on average");
         }
         line.append(String.format(Locale.ROOT, ", waiting on batches %.0f %% of the time",
                 Math.min(100, batchSeconds / elapsedSeconds * 100)));

@@ -59,6 +59,28 @@ class EngineStagesTest {
                 + "of 300 statements on average, waiting on batches 40 % of the time; 80 tickers/s");
     }
 
+    @Test
+    void the_partitions_of_the_phase_are_shown_per_commit_beside_the_statements() {
+        String before = page(100, 10, 100, 1_000, 20, 1_000) + statements(100, 30_000) + partitions(100, 4_000);
+        String after = page(220, 34, 140, 5_800, 1_220, 2_200) + statements(220, 66_000) + partitions(220, 10_000);
+
+        EngineStages e = EngineStages.between(before, after, 60).orElseThrow();
+
+        assertThat(e.partitions()).isEqualTo(6_000);
+        assertThat(e.describe()).startsWith("2.0 commits/s, logged batch mean 200 ms (p50 <= 500 ms, p99 <= 500 ms) "
+                + "of 300 statements in 50 partitions on average, waiting on batches 40 % of the time");
+    }
+
+    /** The engine's partitions-per-group summary as Micrometer writes it for Prometheus. */
+    private static String partitions(double groups, double sum) {
+        return """
+                # HELP geobroker_engine_group_partitions Partitions (Cassandra mutations) one group commit writes
+                # TYPE geobroker_engine_group_partitions summary
+                geobroker_engine_group_partitions_count{region="nvirginia"} %s
+                geobroker_engine_group_partitions_sum{region="nvirginia"} %s
+                """.formatted(groups, sum);
+    }
+
     /** The engine's statements-per-group summary as Micrometer writes it for Prometheus. */
     private static String statements(double groups, double sum) {
         return """
