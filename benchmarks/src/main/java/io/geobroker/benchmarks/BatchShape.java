@@ -25,8 +25,8 @@ import java.util.stream.Collectors;
 /**
  * What a logged batch costs by the number of partitions it writes, not the number of statements:
  * batches of the same statements (one row each, the size of a small order row) spread over one
- * partition per statement, over ten partitions, and over one, at LOCAL_QUORUM, alternated round by
- * round, against a running Cassandra cluster (the local stack: {@code local-stack start}). A group
+ * partition per statement, over ten new partitions, over one, and over the same ten partitions
+ * every round (which grow by each batch), at LOCAL_QUORUM, alternated round by round, against a running Cassandra cluster (the local stack: {@code local-stack start}). A group
  * commit of the engine is such a batch, and each {@code orders} row it writes is a partition of
  * its own.
  *
@@ -50,6 +50,7 @@ public final class BatchShape {
         shapes.put("a partition per statement", 0);
         shapes.put("10 partitions", 10);
         shapes.put("1 partition", 1);
+        shapes.put("the same 10 partitions", -10);
         return Collections.unmodifiableMap(shapes);
     }
 
@@ -90,8 +91,7 @@ public final class BatchShape {
                             UUID id = UUID.randomUUID();
                             int partitions = shape.getValue();
                             batch.add(partitions == 0 ? byId.bind(id, (long) i, "PARTIALLY_FILLED")
-                                    : byPartition.bind((long) round * partitions + i % partitions, id, (long) i,
-                                    "PARTIALLY_FILLED"));
+                                    : byPartition.bind(partition(partitions, round, i), id, (long) i, "PARTIALLY_FILLED"));
                         }
                         long start = System.nanoTime();
                         session.execute(BatchStatement.newInstance(BatchType.LOGGED).addAll(batch)
@@ -107,6 +107,14 @@ public final class BatchShape {
                 session.execute(ddl("DROP KEYSPACE IF EXISTS " + KEYSPACE));
             }
         }
+    }
+
+    /**
+     * The partition of statement {@code i}: new partitions every round for a positive count, the same
+     * ones every round for a negative count (hot partitions that grow by the batch, as a customer's do).
+     */
+    private static long partition(int partitions, int round, int i) {
+        return partitions > 0 ? (long) round * partitions + i % partitions : -1 - i % -partitions;
     }
 
     private static SimpleStatement ddl(String cql) {
