@@ -26,9 +26,10 @@ import java.util.stream.Collectors;
  * What a logged batch costs by the number of partitions it writes, not the number of statements:
  * batches of the same statements (one row each, the size of a small order row) spread over one
  * partition per statement, over ten new partitions, over one, and over the same ten partitions
- * every round (which grow by each batch), at LOCAL_QUORUM, alternated round by round, against a running Cassandra cluster (the local stack: {@code local-stack start}). A group
- * commit of the engine is such a batch, and each {@code orders} row it writes is a partition of
- * its own.
+ * every round (which grow by each batch), at LOCAL_QUORUM, alternated round by round, against a
+ * running Cassandra cluster (the local stack: {@code local-stack start}). A group commit of the
+ * engine is such a batch: rows keyed by order id (the {@code orders} table before schema V006) were
+ * a partition each, rows keyed by customer ({@code customer_orders}) share their customer's.
  *
  * <p>Creates the keyspace {@code geobroker_batch_shape}, replicated once to every DC of the cluster
  * (so every partition is also sent to the other DCs, as the broker's writes are), and drops it at

@@ -125,7 +125,7 @@ public class OrderDao {
     }
 
     /** The result of an asynchronous read, or the driver's own exception if it failed. */
-    private static AsyncResultSet joined(CompletableFuture<? extends AsyncResultSet> read) {
+    public static <T> T joined(CompletableFuture<T> read) {
         try {
             return read.join();
         } catch (CompletionException e) {

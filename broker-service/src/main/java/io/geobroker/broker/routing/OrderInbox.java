@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /**
  * The {@code order_inbox} table: Cassandra as the geo transport of limit and stop orders. The
@@ -136,14 +135,7 @@ public class OrderInbox {
 
     /** The customer's order row as this DC has it now, if it has arrived. */
     public Optional<Stored> order(String customerId, UUID orderId) {
-        try {
-            return orderAsync(customerId, orderId).join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof RuntimeException cause) {
-                throw cause; // the driver's own exception, which the API maps to its answer
-            }
-            throw e;
-        }
+        return OrderDao.joined(orderAsync(customerId, orderId));
     }
 
     /**
