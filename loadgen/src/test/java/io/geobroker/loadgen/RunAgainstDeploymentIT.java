@@ -64,7 +64,8 @@ class RunAgainstDeploymentIT {
                         .asText()).as("what %s's engine did, read from its broker", region)
                         .containsPattern("^[0-9.]+ commits/s, logged batch mean [0-9]+ ms")
                         .containsPattern("\\) of [0-9]+ statements in [0-9]+ partitions on average, waiting on batches")
-                        .contains("tickers/s");
+                        .containsPattern("tickers/s, [0-9]+ per commit, each delivered mean [0-9.]+ ms \\(p50 <= [0-9.]+ ms\\) "
+                                + "from its exchange time to the consumer, then waiting mean");
             }
         }
     }

@@ -11,6 +11,7 @@ import io.geobroker.domain.WireFormat;
 import io.geobroker.kafka.TopicReadiness;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -34,10 +35,12 @@ import org.springframework.stereotype.Component;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Consumes the ticker topics of the region's exchanges (one consumer group per region) and feeds
@@ -60,6 +63,7 @@ public class TickerConsumer implements SmartLifecycle {
     private final Properties producerConfig = new Properties();
     private final MeterRegistry meters;
     private final Counter deadLettered;
+    private final Timer delivery;
     private final TopicReadiness deadLetterTopic;
     private volatile boolean running;
     private volatile KafkaConsumer<String, byte[]> consumer;
@@ -89,6 +93,9 @@ public class TickerConsumer implements SmartLifecycle {
                 region.name(), localRegion.kafkaBootstrap(), topics.tickersDeadLetter())));
         deadLettered = Counter.builder("geobroker.tickers.dead.lettered")
                 .description("Ticker messages that could not be decoded").register(meters);
+        delivery = Timer.builder("geobroker.ticker.delivery")
+                .description("Exchange time of a ticker to this broker's consumer receiving it (the publisher and Kafka)")
+                .publishPercentileHistogram().register(meters);
     }
 
     @Override
@@ -154,6 +161,7 @@ public class TickerConsumer implements SmartLifecycle {
             while (running) {
                 ConsumerRecords<String, byte[]> records = c.poll(Duration.ofMillis(100));
                 long received = System.nanoTime();
+                long receivedMicros = records.isEmpty() ? 0 : wallMicros();
                 for (ConsumerRecord<String, byte[]> record : records) {
                     Ticker ticker;
                     try {
@@ -164,6 +172,7 @@ public class TickerConsumer implements SmartLifecycle {
                         engine.skipped(record.topic(), record.partition(), record.offset());
                         continue;
                     }
+                    delivery.record(deliveryMicros(ticker.exchangeTimeMicros(), receivedMicros), TimeUnit.MICROSECONDS);
                     engine.tickerReceived(ticker, record.topic(), record.partition(), record.offset(), received);
                 }
                 commit(c, false);
@@ -178,6 +187,20 @@ public class TickerConsumer implements SmartLifecycle {
         } finally {
             consumer = null;
         }
+    }
+
+    /**
+     * How long a ticker took from its exchange time to this consumer: the publisher's own delay and
+     * Kafka's. The two clocks may disagree across machines; a ticker that seems to come from the
+     * future counts as delivered at once.
+     */
+    static long deliveryMicros(long exchangeTimeMicros, long receivedMicros) {
+        return Math.max(0, receivedMicros - exchangeTimeMicros);
+    }
+
+    private static long wallMicros() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000 + now.getNano() / 1_000;
     }
 
     private void commit(KafkaConsumer<String, byte[]> c, boolean sync) {

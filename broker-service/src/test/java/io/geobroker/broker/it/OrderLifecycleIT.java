@@ -526,8 +526,11 @@ class OrderLifecycleIT {
     void metrics_are_exposed_for_prometheus() {
         String pia = customer();
         String orderId = placeGtc(pia, "mx", "QCOM", "BUY", "LIMIT", 1, "limitPrice", 10_000);
+        double delivered = metric("geobroker_ticker_delivery_seconds_count");
         tickAndWait(pia, "QCOM", 10_000, 10);
         assertThat(order(pia, orderId).text("status")).isEqualTo("FILLED");
+        assertThat(metric("geobroker_ticker_delivery_seconds_count")).as("the filling ticker's delivery is timed")
+                .isGreaterThan(delivered);
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             String text = api.rawText("/actuator/prometheus");
             assertThat(text).contains("geobroker_ticker_to_fill_seconds_count{region=\"nvirginia\"}",

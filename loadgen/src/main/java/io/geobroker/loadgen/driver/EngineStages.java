@@ -2,23 +2,27 @@ package io.geobroker.loadgen.driver;
 
 import java.util.Locale;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * What a broker's matching engine did over the measured phase, from two readings of its
  * {@code geobroker_engine_stage_seconds} timers: how often it committed a group (one logged batch
  * each), how long a batch took, what share of the phase the engine spent waiting on batches, and how
- * long a ticker waited from the consumer to the engine. One line of the report per region: where the
- * ticker-to-fill latency goes when the engine, not the network, is what tickers wait for.
+ * long a ticker took from its exchange time to the broker's consumer ({@value #DELIVERY}) and then
+ * waited from the consumer to the engine. One line of the report per region: where the
+ * ticker-to-fill latency goes, the way to the broker, the queue and the batch.
  */
 public record EngineStages(double commits, double batchSeconds, BrokerHistogram batches, double statements,
                            double partitions, double tickers, double tickerWaitSeconds, BrokerHistogram tickerWaits,
-                           double elapsedSeconds) {
+                           BrokerHistogram deliveries, double elapsedSeconds) {
 
     public static final String NAME = "geobroker_engine_stage_seconds";
     /** The engine's statements-per-group summary; its sum is every CQL statement its groups wrote. */
     public static final String STATEMENTS = "geobroker_engine_group_statements";
     /** The engine's partitions-per-group summary: the Cassandra mutations its groups wrote. */
     public static final String PARTITIONS = "geobroker_engine_group_partitions";
+    /** The broker's timer from a ticker's exchange time to its consumer receiving it. */
+    public static final String DELIVERY = "geobroker_ticker_delivery_seconds";
 
     /**
      * The engine's work between two Prometheus pages of one broker read {@code elapsedSeconds}
@@ -34,8 +38,11 @@ public record EngineStages(double commits, double batchSeconds, BrokerHistogram 
         BrokerHistogram c = consume.get();
         double statements = Math.max(0, sum(after, STATEMENTS) - sum(before, STATEMENTS));
         double partitions = Math.max(0, sum(after, PARTITIONS) - sum(before, PARTITIONS));
+        BrokerHistogram none = new BrokerHistogram(new TreeMap<>(), 0, 0, 0);
+        BrokerHistogram deliveries = BrokerHistogram.parse(after, DELIVERY)
+                .map(a -> a.minus(BrokerHistogram.parse(before, DELIVERY).orElse(none))).orElse(none);
         return Optional.of(new EngineStages(p.count(), p.sumSeconds(), p, statements, partitions, c.count(),
-                c.sumSeconds(), c, elapsedSeconds));
+                c.sumSeconds(), c, deliveries, elapsedSeconds));
     }
 
     /** What the page's summary of that name counted (0 when it has none); parsed like a histogram, whose sum it is. */
@@ -66,10 +73,15 @@ public record EngineStages(double commits, double batchSeconds, BrokerHistogram 
         line.append(String.format(Locale.ROOT, ", waiting on batches %.0f %% of the time",
                 Math.min(100, batchSeconds / elapsedSeconds * 100)));
         if (tickers > 0) {
-            line.append(String.format(Locale.ROOT,
-                    "; %.0f tickers/s, %.0f per commit, each waiting mean %.0f ms (p50 <= %.0f ms) from the consumer to the engine",
-                    tickers / elapsedSeconds, tickers / commits, tickerWaitSeconds / tickers * 1000,
-                    tickerWaits.upperBoundSeconds(0.5) * 1000));
+            line.append(String.format(Locale.ROOT, "; %.0f tickers/s, %.0f per commit, each",
+                    tickers / elapsedSeconds, tickers / commits));
+            if (deliveries.count() > 0) {
+                line.append(String.format(Locale.ROOT,
+                        " delivered mean %.1f ms (p50 <= %.1f ms) from its exchange time to the consumer, then",
+                        deliveries.sumSeconds() / deliveries.count() * 1000, deliveries.upperBoundSeconds(0.5) * 1000));
+            }
+            line.append(String.format(Locale.ROOT, " waiting mean %.0f ms (p50 <= %.0f ms) from the consumer to the engine",
+                    tickerWaitSeconds / tickers * 1000, tickerWaits.upperBoundSeconds(0.5) * 1000));
         }
         return line.toString();
     }
