@@ -5,6 +5,7 @@ import io.geobroker.loadgen.driver.BrokerHistogram;
 import io.geobroker.loadgen.driver.Driver;
 import io.geobroker.loadgen.driver.EngineStages;
 import io.geobroker.loadgen.driver.ProgressBar;
+import io.geobroker.loadgen.driver.PublisherStages;
 import io.geobroker.loadgen.driver.TickerSource;
 import io.geobroker.loadgen.driver.Target;
 import io.geobroker.loadgen.driver.Workload;
@@ -65,10 +66,13 @@ final class LoadRun {
                 Map<String, Optional<BrokerHistogram>> inboxBefore = inboxLag(target);
                 Metrics metrics;
                 Map<String, Optional<EngineStages>> engines;
-                try (PhasePages pages = PhasePages.schedule(target, workload.warmup(), workload.duration())) {
+                Optional<PublisherStages> publisher;
+                try (PhasePages pages = PhasePages.schedule(target, tickers, workload.warmup(), workload.duration())) {
                     metrics = driver.run(workload, customers, symbols, "measuring");
                     engines = pages.engines();
+                    publisher = pages.publisher();
                 }
+                publisher.ifPresent(p -> conditions.put("ticker service in the measured phase (its timers)", p.describe()));
                 inboxLag(target).forEach((region, after) -> after.ifPresent(a -> conditions.put(
                         "placed in another region -> matchable in " + region + " (broker histogram, warm-up included)",
                         inboxBefore.get(region).map(a::minus).orElse(a).describe())));
@@ -199,9 +203,10 @@ final class LoadRun {
     }
 
     /**
-     * Each broker's Prometheus page read as the measured phase starts and as it ends (the driver
-     * starts its warm-up 200 ms after it is called), for what only the brokers measure. A page read
-     * on a saturated broker can take seconds: the span between the two readings is the one reported.
+     * Each broker's Prometheus page, and the ticker service's when the run sets its rate, read as the
+     * measured phase starts and as it ends (the driver starts its warm-up 200 ms after it is called),
+     * for what only they measure. A page read on a saturated machine can take seconds: the span
+     * between the two readings is the one reported.
      */
     private static final class PhasePages implements AutoCloseable {
 
@@ -214,13 +219,15 @@ final class LoadRun {
         private final ScheduledExecutorService timer;
         private final Map<String, Future<Optional<Page>>> start = new LinkedHashMap<>();
         private final Map<String, Future<Optional<Page>>> end = new LinkedHashMap<>();
+        private Future<Optional<Page>> publisherStart;
+        private Future<Optional<Page>> publisherEnd;
 
         private PhasePages(ScheduledExecutorService timer) {
             this.timer = timer;
         }
 
-        static PhasePages schedule(Target target, Duration warmup, Duration measured) {
-            ScheduledExecutorService timer = Executors.newScheduledThreadPool(target.regions().size(), r -> {
+        static PhasePages schedule(Target target, Driver.Tickers tickers, Duration warmup, Duration measured) {
+            ScheduledExecutorService timer = Executors.newScheduledThreadPool(target.regions().size() + 1, r -> {
                 Thread t = new Thread(r, "loadgen-broker-metrics");
                 t.setDaemon(true);
                 return t;
@@ -235,7 +242,24 @@ final class LoadRun {
                 pages.start.put(r.name(), timer.schedule(read, startMillis, TimeUnit.MILLISECONDS));
                 pages.end.put(r.name(), timer.schedule(read, endMillis, TimeUnit.MILLISECONDS));
             }
+            tickers.rate().ifPresent(service -> {
+                Callable<Optional<Page>> read = () -> BrokerHistogram.scrape(http, service.baseUrl(), SCRAPE_TIMEOUT)
+                        .map(text -> new Page(text, System.nanoTime()));
+                pages.publisherStart = timer.schedule(read, startMillis, TimeUnit.MILLISECONDS);
+                pages.publisherEnd = timer.schedule(read, endMillis, TimeUnit.MILLISECONDS);
+            });
             return pages;
+        }
+
+        /** The ticker service's work between the two readings (empty without its pages). */
+        Optional<PublisherStages> publisher() throws InterruptedException {
+            if (publisherStart == null) {
+                return Optional.empty();
+            }
+            Optional<Page> before = page(publisherStart);
+            Optional<Page> after = page(publisherEnd);
+            return before.flatMap(b -> after.flatMap(a ->
+                    PublisherStages.between(b.text(), a.text(), (a.nanos() - b.nanos()) / 1e9)));
         }
 
         /** Per region, the engine's stages between the two readings (empty where a page was not read). */

@@ -59,6 +59,10 @@ class RunAgainstDeploymentIT {
             assertThat(report.path("conditions").path("tickers").asText())
                     .contains("deployment's ticker service").contains("put back to 7.0 tickers/s");
             assertThat(report.path("conditions").path("offered load").asText()).contains("60 tickers/s");
+            assertThat(report.path("conditions").path("ticker service in the measured phase (its timers)").asText())
+                    .as("what the ticker service whose rate the run set did, read from it")
+                    .containsPattern("^[0-9]+ tickers/s, each handed to Kafka's producer mean [0-9.]+ ms \\(p50 <= [0-9.]+ ms\\) "
+                            + "after its exchange time, then acknowledged by Kafka mean [0-9.]+ ms");
             for (String region : new String[] {"sydney", "nvirginia"}) {
                 assertThat(report.path("conditions").path("engine of " + region + " in the measured phase (broker timers)")
                         .asText()).as("what %s's engine did, read from its broker", region)

@@ -17,14 +17,21 @@ import java.util.Locale;
  */
 public final class TickerRateClient {
 
+    private final String baseUrl;
     private final URI rate;
     private final HttpClient http;
     private final Duration timeout;
 
     public TickerRateClient(String baseUrl, Duration timeout) {
-        this.rate = URI.create(baseUrl.replaceAll("/+$", "") + "/api/v1/rate");
+        this.baseUrl = baseUrl.replaceAll("/+$", "");
+        this.rate = URI.create(this.baseUrl + "/api/v1/rate");
         this.timeout = timeout;
         this.http = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1).build();
+    }
+
+    /** The service's address, without a trailing slash. */
+    public String baseUrl() {
+        return baseUrl;
     }
 
     /** The request body for a total rate. */

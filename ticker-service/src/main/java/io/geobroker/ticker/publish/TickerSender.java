@@ -39,7 +39,7 @@ public final class TickerSender implements AutoCloseable {
     private final LongAdder acknowledged = new LongAdder();
     private final AtomicLong lastFailureLog = new AtomicLong(System.nanoTime() - FAILURE_LOG_INTERVAL_NANOS);
 
-    private record Binding(Route route, Counter published, Counter failed, Timer latency) {
+    private record Binding(Route route, Counter published, Counter failed, Timer lateness, Timer latency) {
     }
 
     public TickerSender(Collection<Route> routes, MeterRegistry registry) {
@@ -52,6 +52,13 @@ public final class TickerSender implements AutoCloseable {
                     Counter.builder("geobroker.ticker.send.failed")
                             .description("Tickers Kafka did not accept (after the producer's retries)")
                             .tag("exchange", route.exchange()).tag("region", route.region())
+                            .register(registry),
+                    Timer.builder("geobroker.ticker.publish.lateness")
+                            .description("From a ticker's exchange time (its scheduled time) to handing it to the producer")
+                            .tag("exchange", route.exchange()).tag("region", route.region())
+                            .publishPercentileHistogram()
+                            .minimumExpectedValue(Duration.ofMillis(1))
+                            .maximumExpectedValue(Duration.ofSeconds(10))
                             .register(registry),
                     Timer.builder("geobroker.ticker.send.latency")
                             .description("From handing a ticker to the producer to Kafka's acknowledgement")
@@ -75,6 +82,7 @@ public final class TickerSender implements AutoCloseable {
             throw new IllegalArgumentException("no route for exchange " + ticker.exchange());
         }
         byte[] value = WireFormat.encode(ticker);
+        binding.lateness().record(lateMicros(ticker.exchangeTimeMicros(), ExchangeClock.nowMicros()), TimeUnit.MICROSECONDS);
         long start = System.nanoTime();
         binding.route().producer().send(new ProducerRecord<>(binding.route().topic(), ticker.symbol(), value),
                 (metadata, exception) -> {
@@ -87,6 +95,14 @@ public final class TickerSender implements AutoCloseable {
                         logFailure(binding.route(), exception);
                     }
                 });
+    }
+
+    /**
+     * How far behind its exchange time a ticker is handed to the producer: the publishing loop's
+     * delay when it falls behind its schedule (a starved CPU, a blocked send). Never negative.
+     */
+    static long lateMicros(long exchangeTimeMicros, long nowMicros) {
+        return Math.max(0, nowMicros - exchangeTimeMicros);
     }
 
     /** Tickers acknowledged by Kafka since start, all exchanges. */

@@ -1,0 +1,50 @@
+package io.geobroker.loadgen.driver;
+
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * What the ticker service did over the measured phase, from two readings of its timers (all
+ * exchanges together): how far behind their exchange time it handed tickers to Kafka's producers,
+ * and how long Kafka then took to acknowledge them. With the brokers' delivery timer it splits a
+ * ticker's way to the broker into the publisher's delay, Kafka's write and the rest (Kafka to the
+ * consumer).
+ */
+public record PublisherStages(BrokerHistogram lateness, BrokerHistogram acknowledgements, double elapsedSeconds) {
+
+    /** From a ticker's exchange (scheduled) time to handing it to the producer. */
+    public static final String LATENESS = "geobroker_ticker_publish_lateness_seconds";
+    /** From handing a ticker to the producer to Kafka's acknowledgement. */
+    public static final String SEND = "geobroker_ticker_send_latency_seconds";
+
+    /** The ticker service's work between two of its Prometheus pages; empty when either lacks the timers. */
+    public static Optional<PublisherStages> between(String before, String after, double elapsedSeconds) {
+        Optional<BrokerHistogram> lateness = BrokerHistogram.parse(after, LATENESS)
+                .flatMap(a -> BrokerHistogram.parse(before, LATENESS).map(a::minus));
+        Optional<BrokerHistogram> sends = BrokerHistogram.parse(after, SEND)
+                .flatMap(a -> BrokerHistogram.parse(before, SEND).map(a::minus));
+        if (lateness.isEmpty() || sends.isEmpty() || elapsedSeconds <= 0) {
+            return Optional.empty();
+        }
+        return Optional.of(new PublisherStages(lateness.get(), sends.get(), elapsedSeconds));
+    }
+
+    /** One line for the report (times in ms; percentiles as the service's bucket bounds). */
+    public String describe() {
+        if (lateness.count() <= 0) {
+            return "no ticker published";
+        }
+        StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
+                "%.0f tickers/s, each handed to Kafka's producer mean %.1f ms (p50 <= %.1f ms) after its exchange time",
+                lateness.count() / elapsedSeconds, mean(lateness), lateness.upperBoundSeconds(0.5) * 1000));
+        if (acknowledgements.count() > 0) {
+            line.append(String.format(Locale.ROOT, ", then acknowledged by Kafka mean %.1f ms (p50 <= %.1f ms) later",
+                    mean(acknowledgements), acknowledgements.upperBoundSeconds(0.5) * 1000));
+        }
+        return line.toString();
+    }
+
+    private static double mean(BrokerHistogram h) {
+        return h.sumSeconds() / h.count() * 1000;
+    }
+}
