@@ -19,6 +19,7 @@ import io.geobroker.domain.SymbolDirectory;
 import io.geobroker.domain.SymbolInfo;
 import io.geobroker.domain.Ticker;
 import io.geobroker.domain.TimeInForce;
+import io.geobroker.domain.WallClock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
@@ -924,8 +925,7 @@ public class Engine implements SmartLifecycle {
             progress.add(store.symbolState(s));
         }
         persistGroup(statements, progress, timestamp);
-        Instant durable = Instant.now();
-        long durableMicros = durable.getEpochSecond() * 1_000_000 + durable.getNano() / 1_000;
+        long durableMicros = WallClock.nowMicros();
         group.durableMicros = durableMicros;
 
         List<Fill> fills = new ArrayList<>(group.fills.size());

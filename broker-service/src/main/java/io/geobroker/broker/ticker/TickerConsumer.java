@@ -7,6 +7,7 @@ import io.geobroker.domain.SymbolDirectory;
 import io.geobroker.domain.Ticker;
 import io.geobroker.domain.Topics;
 import io.geobroker.domain.Topology;
+import io.geobroker.domain.WallClock;
 import io.geobroker.domain.WireFormat;
 import io.geobroker.kafka.TopicReadiness;
 import io.micrometer.core.instrument.Counter;
@@ -35,7 +36,6 @@ import org.springframework.stereotype.Component;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -161,7 +161,7 @@ public class TickerConsumer implements SmartLifecycle {
             while (running) {
                 ConsumerRecords<String, byte[]> records = c.poll(Duration.ofMillis(100));
                 long received = System.nanoTime();
-                long receivedMicros = records.isEmpty() ? 0 : wallMicros();
+                long receivedMicros = records.isEmpty() ? 0 : WallClock.nowMicros();
                 for (ConsumerRecord<String, byte[]> record : records) {
                     Ticker ticker;
                     try {
@@ -196,11 +196,6 @@ public class TickerConsumer implements SmartLifecycle {
      */
     static long deliveryMicros(long exchangeTimeMicros, long receivedMicros) {
         return Math.max(0, receivedMicros - exchangeTimeMicros);
-    }
-
-    private static long wallMicros() {
-        Instant now = Instant.now();
-        return now.getEpochSecond() * 1_000_000 + now.getNano() / 1_000;
     }
 
     private void commit(KafkaConsumer<String, byte[]> c, boolean sync) {

@@ -1,6 +1,6 @@
 package io.geobroker.ticker.publish;
 
-import java.time.Instant;
+import io.geobroker.domain.WallClock;
 
 /** The exchange timestamp of a ticker: the wall clock in microseconds since the epoch. */
 public final class ExchangeClock {
@@ -9,7 +9,6 @@ public final class ExchangeClock {
     }
 
     public static long nowMicros() {
-        Instant now = Instant.now();
-        return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
+        return WallClock.nowMicros();
     }
 }
