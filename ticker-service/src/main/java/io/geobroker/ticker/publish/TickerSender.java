@@ -53,21 +53,22 @@ public final class TickerSender implements AutoCloseable {
                             .description("Tickers Kafka did not accept (after the producer's retries)")
                             .tag("exchange", route.exchange()).tag("region", route.region())
                             .register(registry),
-                    Timer.builder("geobroker.ticker.publish.lateness")
-                            .description("From a ticker's exchange time (its scheduled time) to handing it to the producer")
-                            .tag("exchange", route.exchange()).tag("region", route.region())
-                            .publishPercentileHistogram()
-                            .minimumExpectedValue(Duration.ofMillis(1))
-                            .maximumExpectedValue(Duration.ofSeconds(10))
-                            .register(registry),
-                    Timer.builder("geobroker.ticker.send.latency")
-                            .description("From handing a ticker to the producer to Kafka's acknowledgement")
-                            .tag("exchange", route.exchange()).tag("region", route.region())
-                            .publishPercentileHistogram()
-                            .minimumExpectedValue(Duration.ofMillis(1))
-                            .maximumExpectedValue(Duration.ofSeconds(10))
-                            .register(registry)));
+                    timer("geobroker.ticker.publish.lateness",
+                            "From a ticker's exchange time (its scheduled time) to handing it to the producer",
+                            route, registry),
+                    timer("geobroker.ticker.send.latency",
+                            "From handing a ticker to the producer to Kafka's acknowledgement", route, registry)));
         }
+    }
+
+    /** A per-exchange histogram of 1 ms to 10 s. */
+    private static Timer timer(String name, String description, Route route, MeterRegistry registry) {
+        return Timer.builder(name).description(description)
+                .tag("exchange", route.exchange()).tag("region", route.region())
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofSeconds(10))
+                .register(registry);
     }
 
     /**
