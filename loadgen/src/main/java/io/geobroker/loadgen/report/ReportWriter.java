@@ -246,19 +246,31 @@ public final class ReportWriter {
                     || name.startsWith(RunReport.TICKERS + "/") || name.startsWith(RunReport.ORDERS_ERRORS + "/"))) {
                 continue;
             }
-            List<long[]> points = counter.getValue();
-            double[] xs = new double[points.size()];
-            double[] ys = new double[points.size()];
-            for (int i = 0; i < xs.length; i++) {
-                long[] point = points.get(i);
-                long intervalMillis = i + 1 < points.size() ? points.get(i + 1)[0] - point[0] : 1000;
-                xs[i] = point[0] / 1000.0;
-                ys[i] = intervalMillis <= 0 ? 0 : point[1] * 1000.0 / intervalMillis;
-            }
-            lines.add(new Svg.Series(name + " per s", xs, ys));
+            lines.add(perSecond(name + " per s", counter.getValue(), report.measuredMillis()));
         }
         return Svg.lineChart("Throughput over time", "seconds into the measured phase", "per second", lines, false,
                 v -> String.format(Locale.ROOT, "%.0f", v));
+    }
+
+    /**
+     * A counter's rate per second over the measured phase, from its {@code [intervalStartMillis,
+     * delta]} points. The driver's last tick, at the end of the phase, holds what came after it
+     * (answers and fills drained late, orders never sent, counted at once): that is no second of the
+     * phase, and drawn as one it would show a spike that never happened, so the line leaves it out.
+     * The region table still counts it.
+     */
+    static Svg.Series perSecond(String name, List<long[]> points, long measuredMillis) {
+        List<long[]> phase = points.stream().filter(p -> p[0] < measuredMillis).toList();
+        double[] xs = new double[phase.size()];
+        double[] ys = new double[phase.size()];
+        for (int i = 0; i < xs.length; i++) {
+            long[] point = phase.get(i);
+            long end = i + 1 < phase.size() ? phase.get(i + 1)[0] : Math.min(point[0] + 1000, measuredMillis);
+            long intervalMillis = end - point[0];
+            xs[i] = point[0] / 1000.0;
+            ys[i] = intervalMillis <= 0 ? 0 : point[1] * 1000.0 / intervalMillis;
+        }
+        return new Svg.Series(name, xs, ys);
     }
 
     private static String sweep(RunReport report) {

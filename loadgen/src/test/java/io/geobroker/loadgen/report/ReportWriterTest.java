@@ -106,6 +106,25 @@ public class ReportWriterTest {
     }
 
     @Test
+    void the_throughput_line_covers_the_seconds_of_the_phase_and_not_the_drain_after_it() {
+        // 100 accepted in each of three seconds, then 1,690 answered or counted in the 13 s drain
+        List<long[]> accepted = List.of(new long[] {0, 100}, new long[] {1_000, 100}, new long[] {2_000, 100},
+                new long[] {3_000, 1_690});
+
+        Svg.Series line = ReportWriter.perSecond("orders.accepted/sydney per s", accepted, 3_000);
+
+        assertThat(line.xs()).containsExactly(0.0, 1.0, 2.0);
+        assertThat(line.ys()).containsExactly(100.0, 100.0, 100.0);
+    }
+
+    @Test
+    void a_last_second_cut_short_by_the_end_of_the_phase_is_rated_over_what_it_lasted() {
+        Svg.Series line = ReportWriter.perSecond("fills/sydney per s", List.of(new long[] {0, 100}, new long[] {1_000, 25}), 1_500);
+
+        assertThat(line.ys()).containsExactly(100.0, 50.0);
+    }
+
+    @Test
     void percentile_axis_labels_read_as_percentiles() {
         assertThat(ReportWriter.percentileLabel(10)).isEqualTo("90%");
         assertThat(ReportWriter.percentileLabel(1000)).isEqualTo("99.9%");
