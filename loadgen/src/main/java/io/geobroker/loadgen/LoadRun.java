@@ -212,6 +212,7 @@ final class LoadRun {
 
         private static final long DRIVER_START_MILLIS = 200;
         private static final Duration SCRAPE_TIMEOUT = Duration.ofSeconds(10);
+        private static final String TICKER_SERVICE = "ticker service";
 
         private record Page(String text, long nanos) {
         }
@@ -219,8 +220,8 @@ final class LoadRun {
         private final ScheduledExecutorService timer;
         private final Map<String, Future<Optional<Page>>> start = new LinkedHashMap<>();
         private final Map<String, Future<Optional<Page>>> end = new LinkedHashMap<>();
-        private Future<Optional<Page>> publisherStart;
-        private Future<Optional<Page>> publisherEnd;
+        private final Map<String, Future<Optional<Page>>> publisherStart = new LinkedHashMap<>();
+        private final Map<String, Future<Optional<Page>>> publisherEnd = new LinkedHashMap<>();
 
         private PhasePages(ScheduledExecutorService timer) {
             this.timer = timer;
@@ -237,41 +238,49 @@ final class LoadRun {
             long startMillis = DRIVER_START_MILLIS + warmup.toMillis();
             long endMillis = startMillis + measured.toMillis();
             for (Target.RegionTarget r : target.regions()) {
-                Callable<Optional<Page>> read = () -> BrokerHistogram.scrape(http, r.brokerUrl(), SCRAPE_TIMEOUT)
-                        .map(text -> new Page(text, System.nanoTime()));
-                pages.start.put(r.name(), timer.schedule(read, startMillis, TimeUnit.MILLISECONDS));
-                pages.end.put(r.name(), timer.schedule(read, endMillis, TimeUnit.MILLISECONDS));
+                pages.read(r.name(), r.brokerUrl(), pages.start, pages.end, http, startMillis, endMillis);
             }
-            tickers.rate().ifPresent(service -> {
-                Callable<Optional<Page>> read = () -> BrokerHistogram.scrape(http, service.baseUrl(), SCRAPE_TIMEOUT)
-                        .map(text -> new Page(text, System.nanoTime()));
-                pages.publisherStart = timer.schedule(read, startMillis, TimeUnit.MILLISECONDS);
-                pages.publisherEnd = timer.schedule(read, endMillis, TimeUnit.MILLISECONDS);
-            });
+            tickers.rate().ifPresent(service -> pages.read(TICKER_SERVICE, service.baseUrl(), pages.publisherStart,
+                    pages.publisherEnd, http, startMillis, endMillis));
             return pages;
+        }
+
+        /** Reads the page at {@code url} as the phase starts and as it ends, under {@code name}. */
+        private void read(String name, String url, Map<String, Future<Optional<Page>>> starts,
+                          Map<String, Future<Optional<Page>>> ends, HttpClient http, long startMillis, long endMillis) {
+            Callable<Optional<Page>> read = () -> BrokerHistogram.scrape(http, url, SCRAPE_TIMEOUT)
+                    .map(text -> new Page(text, System.nanoTime()));
+            starts.put(name, timer.schedule(read, startMillis, TimeUnit.MILLISECONDS));
+            ends.put(name, timer.schedule(read, endMillis, TimeUnit.MILLISECONDS));
         }
 
         /** The ticker service's work between the two readings (empty without its pages). */
         Optional<PublisherStages> publisher() throws InterruptedException {
-            if (publisherStart == null) {
+            if (publisherStart.isEmpty()) {
                 return Optional.empty();
             }
-            Optional<Page> before = page(publisherStart);
-            Optional<Page> after = page(publisherEnd);
-            return before.flatMap(b -> after.flatMap(a ->
-                    PublisherStages.between(b.text(), a.text(), (a.nanos() - b.nanos()) / 1e9)));
+            return between(publisherStart.get(TICKER_SERVICE), publisherEnd.get(TICKER_SERVICE), PublisherStages::between);
         }
 
         /** Per region, the engine's stages between the two readings (empty where a page was not read). */
         Map<String, Optional<EngineStages>> engines() throws InterruptedException {
             Map<String, Optional<EngineStages>> engines = new LinkedHashMap<>();
             for (String region : start.keySet()) {
-                Optional<Page> before = page(start.get(region));
-                Optional<Page> after = page(end.get(region));
-                engines.put(region, before.flatMap(b -> after.flatMap(a ->
-                        EngineStages.between(b.text(), a.text(), (a.nanos() - b.nanos()) / 1e9))));
+                engines.put(region, between(start.get(region), end.get(region), EngineStages::between));
             }
             return engines;
+        }
+
+        /** What two pages, before and after, say about the span between their readings. */
+        private interface Reading<T> {
+            Optional<T> between(String before, String after, double elapsedSeconds);
+        }
+
+        private static <T> Optional<T> between(Future<Optional<Page>> start, Future<Optional<Page>> end, Reading<T> reading)
+                throws InterruptedException {
+            Optional<Page> before = page(start);
+            Optional<Page> after = page(end);
+            return before.flatMap(b -> after.flatMap(a -> reading.between(b.text(), a.text(), (a.nanos() - b.nanos()) / 1e9)));
         }
 
         private static Optional<Page> page(Future<Optional<Page>> future) throws InterruptedException {

@@ -2,7 +2,7 @@ package io.geobroker.ticker;
 
 import io.geobroker.domain.Ticker;
 import io.geobroker.testsupport.StackContext;
-import io.geobroker.ticker.publish.ExchangeClock;
+import io.geobroker.domain.WallClock;
 import io.geobroker.testsupport.WithLocalStack;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -134,6 +134,6 @@ class TickerServiceIT {
     }
 
     private static long nowMicros() {
-        return ExchangeClock.nowMicros();
+        return WallClock.nowMicros();
     }
 }

@@ -75,6 +75,14 @@ public record BrokerHistogram(TreeMap<Double, Double> buckets, double count, dou
         return found ? Optional.of(new BrokerHistogram(buckets, count, sum, max)) : Optional.empty();
     }
 
+    /**
+     * What histogram {@code name} recorded between two pages (summed over its label sets); empty
+     * unless both pages have it.
+     */
+    public static Optional<BrokerHistogram> between(String before, String after, String name) {
+        return parse(after, name).flatMap(a -> parse(before, name).map(a::minus));
+    }
+
     /** What was recorded between {@code before} and this reading (the maximum is the broker's recent one). */
     public BrokerHistogram minus(BrokerHistogram before) {
         TreeMap<Double, Double> diff = new TreeMap<>();

@@ -38,9 +38,8 @@ public record EngineStages(double commits, double batchSeconds, BrokerHistogram 
         BrokerHistogram c = consume.get();
         double statements = Math.max(0, sum(after, STATEMENTS) - sum(before, STATEMENTS));
         double partitions = Math.max(0, sum(after, PARTITIONS) - sum(before, PARTITIONS));
-        BrokerHistogram none = new BrokerHistogram(new TreeMap<>(), 0, 0, 0);
-        BrokerHistogram deliveries = BrokerHistogram.parse(after, DELIVERY)
-                .map(a -> a.minus(BrokerHistogram.parse(before, DELIVERY).orElse(none))).orElse(none);
+        BrokerHistogram deliveries = BrokerHistogram.between(before, after, DELIVERY)
+                .orElse(new BrokerHistogram(new TreeMap<>(), 0, 0, 0));
         return Optional.of(new EngineStages(p.count(), p.sumSeconds(), p, statements, partitions, c.count(),
                 c.sumSeconds(), c, deliveries, elapsedSeconds));
     }

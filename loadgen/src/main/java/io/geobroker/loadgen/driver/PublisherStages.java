@@ -19,10 +19,8 @@ public record PublisherStages(BrokerHistogram lateness, BrokerHistogram acknowle
 
     /** The ticker service's work between two of its Prometheus pages; empty when either lacks the timers. */
     public static Optional<PublisherStages> between(String before, String after, double elapsedSeconds) {
-        Optional<BrokerHistogram> lateness = BrokerHistogram.parse(after, LATENESS)
-                .flatMap(a -> BrokerHistogram.parse(before, LATENESS).map(a::minus));
-        Optional<BrokerHistogram> sends = BrokerHistogram.parse(after, SEND)
-                .flatMap(a -> BrokerHistogram.parse(before, SEND).map(a::minus));
+        Optional<BrokerHistogram> lateness = BrokerHistogram.between(before, after, LATENESS);
+        Optional<BrokerHistogram> sends = BrokerHistogram.between(before, after, SEND);
         if (lateness.isEmpty() || sends.isEmpty() || elapsedSeconds <= 0) {
             return Optional.empty();
         }

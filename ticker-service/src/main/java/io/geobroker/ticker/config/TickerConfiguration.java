@@ -6,7 +6,7 @@ import io.geobroker.ticker.model.ExchangeTickers;
 import io.geobroker.ticker.model.FillPressure;
 import io.geobroker.ticker.model.FillsConsumer;
 import io.geobroker.ticker.model.PriceModel;
-import io.geobroker.ticker.publish.ExchangeClock;
+import io.geobroker.domain.WallClock;
 import io.geobroker.ticker.publish.Producers;
 import io.geobroker.ticker.publish.PublishingService;
 import io.geobroker.ticker.publish.TickerSender;
@@ -70,7 +70,7 @@ public class TickerConfiguration {
 
     @Bean
     TickerSettings tickerSettings(TickerProperties properties, Topology topology, SymbolDirectory directory) {
-        TickerSettings settings = TickerSettings.resolve(properties, topology, directory, ExchangeClock.nowMicros());
+        TickerSettings settings = TickerSettings.resolve(properties, topology, directory, WallClock.nowMicros());
         settings.exchanges().forEach(e -> LOG.info("Publishing {} ({} symbols) to topic {} on the Kafka of region {} ({})",
                 e.exchange(), e.symbols().size(), settings.topics().tickers(e.exchange()), e.region(), e.kafkaBootstrap()));
         LOG.info("{} at {} tickers/s, split {}, seed {}, first sequence {}",

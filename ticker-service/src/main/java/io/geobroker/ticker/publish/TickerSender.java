@@ -1,6 +1,7 @@
 package io.geobroker.ticker.publish;
 
 import io.geobroker.domain.Ticker;
+import io.geobroker.domain.WallClock;
 import io.geobroker.domain.WireFormat;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -83,7 +84,7 @@ public final class TickerSender implements AutoCloseable {
             throw new IllegalArgumentException("no route for exchange " + ticker.exchange());
         }
         byte[] value = WireFormat.encode(ticker);
-        binding.lateness().record(lateMicros(ticker.exchangeTimeMicros(), ExchangeClock.nowMicros()), TimeUnit.MICROSECONDS);
+        binding.lateness().record(lateMicros(ticker.exchangeTimeMicros(), WallClock.nowMicros()), TimeUnit.MICROSECONDS);
         long start = System.nanoTime();
         binding.route().producer().send(new ProducerRecord<>(binding.route().topic(), ticker.symbol(), value),
                 (metadata, exception) -> {

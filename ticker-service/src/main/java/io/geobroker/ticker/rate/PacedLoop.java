@@ -3,7 +3,7 @@ package io.geobroker.ticker.rate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.geobroker.ticker.publish.ExchangeClock;
+import io.geobroker.domain.WallClock;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -57,7 +57,7 @@ public final class PacedLoop implements Runnable {
      * @param missed          told how many sends were dropped each time the loop fell too far behind
      */
     public PacedLoop(String name, DoubleSupplier rate, long maxCatchUpNanos, Step step, LongConsumer missed) {
-        this(name, rate, maxCatchUpNanos, step, missed, System::nanoTime, ExchangeClock::nowMicros);
+        this(name, rate, maxCatchUpNanos, step, missed, System::nanoTime, WallClock::nowMicros);
     }
 
     /** With the clocks given: the monotonic one (nanoseconds) that paces, the wall clock (microseconds) that stamps. */

@@ -1,6 +1,7 @@
 package io.geobroker.ticker.publish;
 
 import io.geobroker.domain.Ticker;
+import io.geobroker.domain.WallClock;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.producer.MockProducer;
@@ -24,7 +25,7 @@ class TickerSenderTest {
 
     @Test
     void a_ticker_handed_over_after_its_exchange_time_is_timed_as_late_by_that_much() {
-        long stamped = ExchangeClock.nowMicros() - 30_000;
+        long stamped = WallClock.nowMicros() - 30_000;
 
         sender.send(new Ticker("AAPL", "NASDAQ", 19_000, 100, stamped, 1));
 
