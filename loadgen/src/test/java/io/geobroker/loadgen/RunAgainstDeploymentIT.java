@@ -13,8 +13,10 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -56,6 +58,10 @@ class RunAgainstDeploymentIT {
             }
             assertThat(tickers).as("tickers stamped in the 10 s measured phase (60/s asked, 7/s before the run)")
                     .isGreaterThan(300);
+            List<Long> intervalStarts = new ArrayList<>();
+            report.path("throughput").path("orders.sent/sydney").forEach(point -> intervalStarts.add(point.get(0).asLong()));
+            assertThat(intervalStarts).as("one interval per second of the 10 s phase, named by its start, then the drain")
+                    .containsExactlyElementsOf(LongStream.rangeClosed(0, 10).map(s -> s * 1_000).boxed().toList());
             assertThat(report.path("conditions").path("tickers").asText())
                     .contains("deployment's ticker service").contains("put back to 7.0 tickers/s");
             assertThat(report.path("conditions").path("offered load").asText()).contains("60 tickers/s");

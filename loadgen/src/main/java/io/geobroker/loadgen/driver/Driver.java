@@ -10,6 +10,7 @@ import io.geobroker.domain.Ticker;
 import io.geobroker.domain.WireFormat;
 import io.geobroker.kafka.TopicReadiness;
 import io.geobroker.loadgen.metrics.Metrics;
+import io.geobroker.loadgen.metrics.PhaseIntervals;
 import io.geobroker.loadgen.metrics.RampedSchedule;
 import io.geobroker.loadgen.metrics.SeriesKey;
 import io.geobroker.loadgen.report.RunReport;
@@ -382,8 +383,7 @@ public final class Driver implements AutoCloseable {
             threads.add(orderThread);
 
             long totalNanos = measureEndNanos - startNanos;
-            long tickNanos = 1_000_000_000L;
-            long nextTick = measureStartNanos;
+            PhaseIntervals intervals = new PhaseIntervals(measureStartNanos, measureEndNanos, 1_000_000_000L);
             long lastFills = 0;
             long lastSent = 0;
             long lastReport = System.nanoTime();
@@ -392,9 +392,8 @@ public final class Driver implements AutoCloseable {
                 if (now >= measureStartNanos && !metrics.measuring() && now < measureEndNanos) {
                     metrics.startMeasuring();
                 }
-                if (metrics.measuring() && now >= nextTick && nextTick < measureEndNanos) {
-                    metrics.tick((nextTick - measureStartNanos) / 1_000_000);
-                    nextTick += tickNanos;
+                for (long start = intervals.closeNext(now); start >= 0; start = intervals.closeNext(now)) {
+                    metrics.tick(start);
                 }
                 if (now - lastReport >= 500_000_000L) {
                     double seconds = (now - lastReport) / 1e9;
@@ -409,10 +408,10 @@ public final class Driver implements AutoCloseable {
                     lastSent = sent;
                     lastReport = now;
                 }
-                if (now >= measureEndNanos) {
+                if (intervals.done()) {
                     break;
                 }
-                LockSupport.parkNanos(Math.min(50_000_000L, Math.max(1_000_000L, nextTick - now)));
+                LockSupport.parkNanos(Math.min(50_000_000L, Math.max(1_000_000L, intervals.nextEndNanos() - now)));
                 if (Thread.interrupted()) {
                     throw new InterruptedException();
                 }
