@@ -211,8 +211,7 @@ public final class ReportWriter {
             lines.add(new Svg.Series(s.region() + " p99", xs, p99));
             lines.add(new Svg.Series(s.region() + " max", xs, max));
         }
-        return Svg.lineChart(title, "seconds into the measured phase", "ms", lines, false,
-                v -> String.format(Locale.ROOT, "%.0f", v));
+        return Svg.timeChart(title, "ms", lines, report.measuredMillis() / 1000.0);
     }
 
     private static String distribution(String title, RunReport report, SeriesKey.Kind kind, boolean byType) {
@@ -248,8 +247,7 @@ public final class ReportWriter {
             }
             lines.add(perSecond(name + " per s", counter.getValue(), report.measuredMillis()));
         }
-        return Svg.lineChart("Throughput over time", "seconds into the measured phase", "per second", lines, false,
-                v -> String.format(Locale.ROOT, "%.0f", v));
+        return Svg.timeChart("Throughput over time", "per second", lines, report.measuredMillis() / 1000.0);
     }
 
     /**

@@ -39,8 +39,23 @@ public final class Svg {
      */
     public static String lineChart(String title, String xLabel, String yLabel, List<Series> series, boolean logX,
                                    java.util.function.DoubleFunction<String> xTickLabel) {
-        double minX = Double.MAX_VALUE;
-        double maxX = -Double.MAX_VALUE;
+        return lineChart(title, xLabel, yLabel, series, logX, xTickLabel, Double.MAX_VALUE, -Double.MAX_VALUE);
+    }
+
+    /**
+     * A line chart over the seconds of a phase: its x axis spans at least {@code [0, seconds]},
+     * whatever second the series start and end in, so that it reads 0, 12, ... 60 for a minute.
+     */
+    public static String timeChart(String title, String yLabel, List<Series> series, double seconds) {
+        return lineChart(title, "seconds into the measured phase", yLabel, series, false,
+                v -> String.format(Locale.ROOT, "%.0f", v), 0, seconds);
+    }
+
+    private static String lineChart(String title, String xLabel, String yLabel, List<Series> series, boolean logX,
+                                    java.util.function.DoubleFunction<String> xTickLabel, double minXAtMost,
+                                    double maxXAtLeast) {
+        double minX = minXAtMost;
+        double maxX = maxXAtLeast;
         double maxY = 0;
         for (Series s : series) {
             for (int i = 0; i < s.xs().length; i++) {

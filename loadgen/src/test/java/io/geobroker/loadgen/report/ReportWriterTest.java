@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -122,6 +123,17 @@ public class ReportWriterTest {
         Svg.Series line = ReportWriter.perSecond("fills/sydney per s", List.of(new long[] {0, 100}, new long[] {1_000, 25}), 1_500);
 
         assertThat(line.ys()).containsExactly(100.0, 50.0);
+    }
+
+    @Test
+    void a_time_chart_spans_the_whole_phase_though_its_last_point_is_the_start_of_the_last_second() {
+        double[] seconds = IntStream.range(0, 60).asDoubleStream().toArray();
+        double[] rates = IntStream.range(0, 60).mapToDouble(i -> 1_000).toArray();
+
+        String chart = Svg.timeChart("Throughput over time", "per second", List.of(new Svg.Series("fills", seconds, rates)), 60);
+
+        assertThat(chart).contains(">0</text>", ">12</text>", ">36</text>", ">60</text>")
+                .doesNotContain(">47</text>", ">59</text>");
     }
 
     @Test
