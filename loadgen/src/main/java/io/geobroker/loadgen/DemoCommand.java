@@ -129,7 +129,7 @@ public final class DemoCommand implements Callable<Integer> {
                     : "C1 only in every JVM the demo started (" + C1_ONLY + ")"));
             conditions.put("WAN", demo.wanStatus());
             LoadRun.execute(target, options, tickers, Duration.ofSeconds(60),
-                    options.scenario().name().toLowerCase().replace('_', '-'), conditions);
+                    options.scenario().name().toLowerCase().replace('_', '-'), conditions, demo.processGroups());
         }
         return 0;
     }

@@ -4,6 +4,7 @@ import io.geobroker.domain.SymbolInfo;
 import io.geobroker.loadgen.driver.BrokerHistogram;
 import io.geobroker.loadgen.driver.Driver;
 import io.geobroker.loadgen.driver.EngineStages;
+import io.geobroker.loadgen.driver.ProcessCpu;
 import io.geobroker.loadgen.driver.ProgressBar;
 import io.geobroker.loadgen.driver.PublisherStages;
 import io.geobroker.loadgen.driver.TickerSource;
@@ -45,8 +46,12 @@ final class LoadRun {
     private LoadRun() {
     }
 
+    /**
+     * @param processes the processes of the deployment on this machine whose CPU the report gives
+     *                  (the demo's; none for a deployment elsewhere), besides the load generator's own
+     */
     static RunReport execute(Target target, WorkloadOptions options, Driver.Tickers tickers, Duration readyTimeout,
-                             String scenarioLabel, Map<String, String> extraConditions)
+                             String scenarioLabel, Map<String, String> extraConditions, List<ProcessCpu.Group> processes)
             throws InterruptedException, IOException {
         Workload workload = options.workload();
         ProgressBar progress = new ProgressBar(System.err, options.progress());
@@ -67,11 +72,16 @@ final class LoadRun {
                 Metrics metrics;
                 Map<String, Optional<EngineStages>> engines;
                 Optional<PublisherStages> publisher;
-                try (PhasePages pages = PhasePages.schedule(target, tickers, workload.warmup(), workload.duration())) {
+                Optional<String> cpu;
+                List<ProcessCpu.Group> measured = new ArrayList<>(processes);
+                measured.add(ProcessCpu.loadGenerator());
+                try (PhasePages pages = PhasePages.schedule(target, tickers, measured, workload.warmup(), workload.duration())) {
                     metrics = driver.run(workload, customers, symbols, "measuring");
                     engines = pages.engines();
                     publisher = pages.publisher();
+                    cpu = pages.cpu();
                 }
+                cpu.ifPresent(c -> conditions.put("CPU in the measured phase (each process's user and system time)", c));
                 publisher.ifPresent(p -> conditions.put("ticker service in the measured phase (its timers)", p.describe()));
                 inboxLag(target).forEach((region, after) -> after.ifPresent(a -> conditions.put(
                         "placed in another region -> matchable in " + region + " (broker histogram, warm-up included)",
@@ -222,12 +232,15 @@ final class LoadRun {
         private final Map<String, Future<Optional<Page>>> end = new LinkedHashMap<>();
         private final Map<String, Future<Optional<Page>>> publisherStart = new LinkedHashMap<>();
         private final Map<String, Future<Optional<Page>>> publisherEnd = new LinkedHashMap<>();
+        private Future<ProcessCpu.Reading> cpuStart;
+        private Future<ProcessCpu.Reading> cpuEnd;
 
         private PhasePages(ScheduledExecutorService timer) {
             this.timer = timer;
         }
 
-        static PhasePages schedule(Target target, Driver.Tickers tickers, Duration warmup, Duration measured) {
+        static PhasePages schedule(Target target, Driver.Tickers tickers, List<ProcessCpu.Group> processes,
+                                   Duration warmup, Duration measured) {
             ScheduledExecutorService timer = Executors.newScheduledThreadPool(target.regions().size() + 1, r -> {
                 Thread t = new Thread(r, "loadgen-broker-metrics");
                 t.setDaemon(true);
@@ -242,6 +255,8 @@ final class LoadRun {
             }
             tickers.rate().ifPresent(service -> pages.read(TICKER_SERVICE, service.baseUrl(), pages.publisherStart,
                     pages.publisherEnd, http, startMillis, endMillis));
+            pages.cpuStart = timer.schedule(() -> ProcessCpu.read(processes), startMillis, TimeUnit.MILLISECONDS);
+            pages.cpuEnd = timer.schedule(() -> ProcessCpu.read(processes), endMillis, TimeUnit.MILLISECONDS);
             return pages;
         }
 
@@ -269,6 +284,16 @@ final class LoadRun {
                 engines.put(region, between(start.get(region), end.get(region), EngineStages::between));
             }
             return engines;
+        }
+
+        /** The CPU each group of processes used between the two readings, in cores. */
+        Optional<String> cpu() throws InterruptedException {
+            try {
+                return ProcessCpu.describe(cpuStart.get(SCRAPE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS),
+                        cpuEnd.get(SCRAPE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS), Runtime.getRuntime().availableProcessors());
+            } catch (ExecutionException | TimeoutException e) {
+                return Optional.empty();
+            }
         }
 
         /** What two pages, before and after, say about the span between their readings. */

@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
@@ -73,7 +74,7 @@ public final class RunCommand implements Callable<Integer> {
                 topologyFile != null ? "topology " + topologyFile : "regions " + brokers.keySet());
         Driver.Tickers tickers = tickers();
         LoadRun.execute(target, options, tickers, readyTimeout, options.scenario().name().toLowerCase().replace('_', '-'),
-                Map.of());
+                Map.of(), List.of());
         return 0;
     }
 

@@ -62,6 +62,9 @@ class RunAgainstDeploymentIT {
             report.path("throughput").path("orders.sent/sydney").forEach(point -> intervalStarts.add(point.get(0).asLong()));
             assertThat(intervalStarts).as("one interval per second of the 10 s phase, named by its start, then the drain")
                     .containsExactlyElementsOf(LongStream.rangeClosed(0, 10).map(s -> s * 1_000).boxed().toList());
+            assertThat(report.path("conditions").path("CPU in the measured phase (each process's user and system time)")
+                    .asText()).as("a deployment elsewhere: only the load generator's own CPU")
+                    .matches("load generator [0-9]+\\.[0-9]{2} of [0-9]+ cores");
             assertThat(report.path("conditions").path("tickers").asText())
                     .contains("deployment's ticker service").contains("put back to 7.0 tickers/s");
             assertThat(report.path("conditions").path("offered load").asText()).contains("60 tickers/s");

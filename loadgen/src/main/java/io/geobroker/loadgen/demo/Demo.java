@@ -4,6 +4,7 @@ import io.geobroker.domain.SymbolInfo;
 import io.geobroker.domain.Topics;
 import io.geobroker.domain.Topology;
 import io.geobroker.loadgen.driver.Driver;
+import io.geobroker.loadgen.driver.ProcessCpu;
 import io.geobroker.stack.LocalStack;
 import io.geobroker.stack.WanMode;
 import org.apache.kafka.clients.admin.Admin;
@@ -23,7 +24,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
@@ -92,6 +95,30 @@ public final class Demo implements AutoCloseable {
     /** The base URL of the demo's ticker service, once started; empty when the load generator publishes the tickers. */
     public Optional<String> tickerServiceUrl() {
         return Optional.ofNullable(tickerServiceUrl);
+    }
+
+    /**
+     * The processes this demo started, by kind: Cassandra nodes, Kafka brokers, the WAN forwarder,
+     * the brokers and the ticker service (empty before {@link #start}).
+     */
+    public List<ProcessCpu.Group> processGroups() {
+        Map<String, List<Long>> groups = new LinkedHashMap<>();
+        if (stack != null) {
+            for (LocalStack.ProcessInfo p : stack.processes()) {
+                groups.computeIfAbsent(groupOf(p.name()), k -> new ArrayList<>()).add(p.pid());
+            }
+        }
+        for (ServiceProcess service : services) {
+            groups.computeIfAbsent(groupOf(service.name()), k -> new ArrayList<>()).add(service.pid());
+        }
+        return groups.entrySet().stream().map(e -> new ProcessCpu.Group(e.getKey(), e.getValue())).toList();
+    }
+
+    /** The group of a stack process ({@code cassandra-sydney-1}, {@code wan-forwarder}) or of a service. */
+    static String groupOf(String processName) {
+        return processName.startsWith("cassandra-") ? "Cassandra" : processName.startsWith("kafka-") ? "Kafka"
+                : processName.startsWith("wan-") ? "WAN forwarder" : processName.startsWith("broker ") ? "brokers"
+                : processName;
     }
 
     public String wanStatus() {

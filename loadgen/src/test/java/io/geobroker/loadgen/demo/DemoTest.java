@@ -39,6 +39,13 @@ class DemoTest {
     }
 
     @Test
+    void groups_the_processes_it_started_by_kind_for_their_cpu() {
+        assertThat(List.of("cassandra-sydney-1", "cassandra-nvirginia-2", "kafka-sydney", "wan-forwarder",
+                "broker sydney", "broker nvirginia", "ticker service").stream().map(Demo::groupOf).distinct())
+                .containsExactly("Cassandra", "Kafka", "WAN forwarder", "brokers", "ticker service");
+    }
+
+    @Test
     void the_default_scenario_uses_each_brokers_own_dc() {
         assertThat(Demo.remoteDcRegion(twoRegions(), "sydney", false)).isEmpty();
     }
