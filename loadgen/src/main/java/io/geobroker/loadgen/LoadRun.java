@@ -215,8 +215,8 @@ final class LoadRun {
     /**
      * Each broker's Prometheus page, and the ticker service's when the run sets its rate, read as the
      * measured phase starts and as it ends (the driver starts its warm-up 200 ms after it is called),
-     * for what only they measure. A page read on a saturated machine can take seconds: the span
-     * between the two readings is the one reported.
+     * for what only they measure, and the CPU time of the run's processes. A page read on a saturated
+     * machine can take seconds: the span between the two readings is the one reported.
      */
     private static final class PhasePages implements AutoCloseable {
 
@@ -250,13 +250,14 @@ final class LoadRun {
             HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
             long startMillis = DRIVER_START_MILLIS + warmup.toMillis();
             long endMillis = startMillis + measured.toMillis();
+            // first, so that a page that is slow to come does not hold up these instant readings
+            pages.cpuStart = timer.schedule(() -> ProcessCpu.read(processes), startMillis, TimeUnit.MILLISECONDS);
+            pages.cpuEnd = timer.schedule(() -> ProcessCpu.read(processes), endMillis, TimeUnit.MILLISECONDS);
             for (Target.RegionTarget r : target.regions()) {
                 pages.read(r.name(), r.brokerUrl(), pages.start, pages.end, http, startMillis, endMillis);
             }
             tickers.rate().ifPresent(service -> pages.read(TICKER_SERVICE, service.baseUrl(), pages.publisherStart,
                     pages.publisherEnd, http, startMillis, endMillis));
-            pages.cpuStart = timer.schedule(() -> ProcessCpu.read(processes), startMillis, TimeUnit.MILLISECONDS);
-            pages.cpuEnd = timer.schedule(() -> ProcessCpu.read(processes), endMillis, TimeUnit.MILLISECONDS);
             return pages;
         }
 
