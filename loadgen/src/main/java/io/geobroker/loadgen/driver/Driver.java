@@ -110,6 +110,9 @@ public final class Driver implements AutoCloseable {
     private static final Duration DRAIN = Duration.ofSeconds(3);
     private static final long CASH_PER_CURRENCY = 1_000_000_000_000L;
     private static final long SHARES_PER_SYMBOL = 100_000_000L;
+    /** The ticker watcher's fetches: this many bytes (~300 tickers) or {@link #TICKER_FETCH_MAX_WAIT_MS}. */
+    static final int TICKER_FETCH_MIN_BYTES = 32 * 1024;
+    static final int TICKER_FETCH_MAX_WAIT_MS = 50;
 
     private final Target target;
     private final SymbolDirectory directory = SymbolDirectory.standard();
@@ -578,9 +581,9 @@ public final class Driver implements AutoCloseable {
      * fetch returns as soon as one record is there (fetch.min.bytes 1), so the 500 ms long poll only
      * spares the brokers empty fetches; it delays no record.
      */
-    private static Properties consumerProperties(Target.RegionTarget r) {
+    static Properties consumerProperties(String bootstrap) {
         Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, r.kafkaBootstrap());
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
         p.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000);
@@ -589,9 +592,23 @@ public final class Driver implements AutoCloseable {
         return p;
     }
 
+    /**
+     * The ticker watcher's consumer: unlike the fills watcher, it asks Kafka for
+     * {@value #TICKER_FETCH_MIN_BYTES} bytes or {@value #TICKER_FETCH_MAX_WAIT_MS} ms, whichever
+     * comes first. It only learns quotes and counts tickers, so a quote up to that much older costs
+     * nothing; asking for every record made the Kafka broker answer a fetch per ticker or two on the
+     * cores the measured system shares (loadgen README, "Figures").
+     */
+    static Properties tickerConsumerProperties(String bootstrap) {
+        Properties p = consumerProperties(bootstrap);
+        p.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, TICKER_FETCH_MIN_BYTES);
+        p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, TICKER_FETCH_MAX_WAIT_MS);
+        return p;
+    }
+
     /** A consumer of the region's exchanges' ticker topics, from their current end. */
     private KafkaConsumer<String, byte[]> tickerConsumer(Target.RegionTarget r) {
-        Properties p = consumerProperties(r);
+        Properties p = tickerConsumerProperties(r.kafkaBootstrap());
         KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
         List<TopicPartition> assigned = new ArrayList<>();
         for (String exchange : r.region().exchanges()) {
@@ -771,7 +788,7 @@ public final class Driver implements AutoCloseable {
     }
 
     private KafkaConsumer<String, byte[]> fillConsumer(Target.RegionTarget r) {
-        Properties p = consumerProperties(r);
+        Properties p = consumerProperties(r.kafkaBootstrap());
         p.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, true);
         KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
         List<PartitionInfo> partitions = consumer.partitionsFor(target.topics().fills(), Duration.ofSeconds(15));
