@@ -110,7 +110,7 @@ public final class Driver implements AutoCloseable {
     private static final Duration DRAIN = Duration.ofSeconds(3);
     private static final long CASH_PER_CURRENCY = 1_000_000_000_000L;
     private static final long SHARES_PER_SYMBOL = 100_000_000L;
-    /** The ticker watcher's fetches: this many bytes (~300 tickers) or {@link #TICKER_FETCH_MAX_WAIT_MS}. */
+    /** The ticker watcher's fetches: this many bytes (a few hundred tickers) or {@link #TICKER_FETCH_MAX_WAIT_MS}. */
     static final int TICKER_FETCH_MIN_BYTES = 32 * 1024;
     static final int TICKER_FETCH_MAX_WAIT_MS = 50;
 
@@ -596,8 +596,8 @@ public final class Driver implements AutoCloseable {
      * The ticker watcher's consumer: unlike the fills watcher, it asks Kafka for
      * {@value #TICKER_FETCH_MIN_BYTES} bytes or {@value #TICKER_FETCH_MAX_WAIT_MS} ms, whichever
      * comes first. It only learns quotes and counts tickers, so a quote up to that much older costs
-     * nothing; asking for every record made the Kafka broker answer a fetch per ticker or two on the
-     * cores the measured system shares (loadgen README, "Figures").
+     * nothing, while a fetch answered as soon as one record is there costs a request for every few
+     * tickers on the cores the measured system shares (loadgen README, "Figures").
      */
     static Properties tickerConsumerProperties(String bootstrap) {
         Properties p = consumerProperties(bootstrap);
