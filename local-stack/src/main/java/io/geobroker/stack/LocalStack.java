@@ -271,10 +271,22 @@ public final class LocalStack implements AutoCloseable {
             pids.putAll(state().pids());
         } else {
             children.forEach(c -> pids.put(c.name(), c.process().pid()));
-            wan.pids().forEach(pid -> pids.put("wan-forwarder", pid));
+            pids.putAll(forwarderNames(wan.pids()));
         }
         return pids.entrySet().stream().map(e -> new ProcessInfo(e.getKey(), e.getValue(),
                 ProcessHandle.of(e.getValue()).map(ProcessHandle::isAlive).orElse(false), rssKb(e.getValue()))).toList();
+    }
+
+    /**
+     * The WAN forwarders' process names, as {@link #processes()} lists them and the stack's state file
+     * keeps them: {@code wan-forwarder}, then {@code wan-forwarder-1}, {@code wan-forwarder-2}, ...
+     */
+    static Map<String, Long> forwarderNames(List<Long> pids) {
+        Map<String, Long> names = new LinkedHashMap<>();
+        for (int i = 0; i < pids.size(); i++) {
+            names.put("wan-forwarder" + (i == 0 ? "" : "-" + i), pids.get(i));
+        }
+        return names;
     }
 
     /** Per-region connection details, for people. */
@@ -479,10 +491,7 @@ public final class LocalStack implements AutoCloseable {
         config.store(p);
         children.forEach(c -> p.setProperty("pid." + c.name(), Long.toString(c.process().pid())));
         wan.namespaces().forEach((region, ns) -> p.setProperty("netns." + region, ns));
-        List<Long> wanPids = wan.pids();
-        for (int i = 0; i < wanPids.size(); i++) {
-            p.setProperty("pid.wan-forwarder" + (i == 0 ? "" : "-" + i), Long.toString(wanPids.get(i)));
-        }
+        forwarderNames(wan.pids()).forEach((name, pid) -> p.setProperty("pid." + name, Long.toString(pid)));
         new StackState(p).write(config.workDir());
     }
 

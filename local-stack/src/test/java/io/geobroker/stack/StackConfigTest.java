@@ -2,12 +2,15 @@ package io.geobroker.stack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
 
 import io.geobroker.domain.SymbolDirectory;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.Properties;
 import org.junit.jupiter.api.Test;
 
 class StackConfigTest {
@@ -29,6 +32,17 @@ class StackConfigTest {
         assertThat(exit).isEqualTo(1);
         assertThat(err.toString().strip().lines()).containsExactly(
                 "local-stack: unknown region 'atlantis': known regions are sydney, nvirginia, frankfurt");
+    }
+
+    @Test
+    void every_wan_forwarder_keeps_a_name_of_its_own_in_the_process_list_and_the_state_file() {
+        Map<String, Long> names = LocalStack.forwarderNames(List.of(4101L, 4102L, 4103L));
+
+        assertThat(names).containsExactly(entry("wan-forwarder", 4101L), entry("wan-forwarder-1", 4102L),
+                entry("wan-forwarder-2", 4103L));
+        Properties state = new Properties();
+        names.forEach((name, pid) -> state.setProperty("pid." + name, Long.toString(pid)));
+        assertThat(new StackState(state).pids()).isEqualTo(names);
     }
 
     @Test
