@@ -71,7 +71,19 @@ public record BrokerProperties(
             /* How long a REST call waits for its command to become durable before answering 503. */
             @DefaultValue("10s") Duration commandTimeout,
             /* How often the idle engine checks DAY orders for expiry. */
-            @DefaultValue("1s") Duration expiryInterval) {
+            @DefaultValue("1s") Duration expiryInterval,
+            /* Least time from one group commit's start to the next: commands arriving meanwhile join
+               the next group. Every batch costs Cassandra a fixed amount of work in both DCs whatever
+               its size, so a longer interval means fewer, larger batches (less CPU) and a longer wait
+               for the command that opens a group (up to the interval, half of it on average); 0
+               commits as soon as the previous batch is durable. */
+            @DefaultValue("0ms") Duration commitInterval,
+            /* Longest time a symbol's latest quote waits to be written when its tickers change no
+               order (a ticker that fills or triggers something is written with its group). Shorter
+               keeps the quotes other regions and the REST API read fresher; each write is one more
+               Cassandra mutation replicated to every DC, and most tickers fill nothing. 0 writes
+               every ticker's quote with its group. */
+            @DefaultValue("1s") Duration quotePersistInterval) {
     }
 
     /** Secrets for operators and peer brokers; customer tokens live (hashed) in Cassandra. */

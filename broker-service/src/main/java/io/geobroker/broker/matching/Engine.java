@@ -111,6 +111,8 @@ public class Engine implements SmartLifecycle {
     private volatile int resting;
     private Thread thread;
     private Instant nextExpiryCheck = Instant.EPOCH;
+    private long lastCommitStartNanos = System.nanoTime();
+    private long nextQuoteCheckNanos = System.nanoTime();
 
     private final MeterRegistry meters;
     private final Timer tickerToFill;
@@ -331,17 +333,11 @@ public class Engine implements SmartLifecycle {
                 if (first != null) {
                     long start = System.nanoTime();
                     apply(first);
-                    while (group.commands < config.maxGroupCommands()
-                            && group.statementEstimate() < config.maxGroupStatements()) {
-                        Command next = queue.poll();
-                        if (next == null) {
-                            break;
-                        }
-                        apply(next);
-                    }
+                    fillGroup();
                     matchTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
                 }
                 expireIfDue();
+                persistQuotesIfDue();
                 if (!group.isEmpty()) {
                     commit();
                 }
@@ -353,6 +349,29 @@ public class Engine implements SmartLifecycle {
             running = false;
         } finally {
             failPending();
+        }
+    }
+
+    /**
+     * Adds commands to the group until it is full or the commit interval since the previous commit's
+     * start has passed: commands that arrive within it share one batch, so the number of batches per
+     * second (Cassandra's cost) is bounded by the interval, not by the command rate.
+     */
+    private void fillGroup() throws InterruptedException {
+        long due = lastCommitStartNanos + config.commitInterval().toNanos();
+        while (group.commands < config.maxGroupCommands() && group.statementEstimate() < config.maxGroupStatements()) {
+            Command next = queue.poll();
+            if (next == null) {
+                long wait = due - System.nanoTime();
+                if (wait <= 0) {
+                    return;
+                }
+                next = queue.poll(wait, TimeUnit.NANOSECONDS);
+                if (next == null) {
+                    return;
+                }
+            }
+            apply(next);
         }
     }
 
@@ -468,28 +487,33 @@ public class Engine implements SmartLifecycle {
 
     private void onTicker(Command.TickerReceived received) {
         consumeTimer.record(System.nanoTime() - received.receivedNanos(), TimeUnit.NANOSECONDS);
-        group.offsets.add(received);
         Ticker t = received.ticker();
         SymbolState s = symbols.get(t.symbol());
         if (s == null) {
+            group.offsets.add(received);
             return;
         }
         if (t.sequence() <= s.lastTickerSequence) {
             replays.increment();
+            group.offsets.add(received);
             return;
         }
+        s.hold(received);
         s.quotePrice = t.price();
         s.quoteVolume = t.volume();
         s.quoteSequence = t.sequence();
         s.quoteExchangeTimeMicros = t.exchangeTimeMicros();
         s.quoteUpdatedAt = now();
         s.lastTickerSequence = t.sequence();
-        group.symbols.add(s);
+        if (quoteDue(s, System.nanoTime())) {
+            group.symbols.add(s);
+        }
         s.book.onTicker(t.price(), t.volume(), new SymbolBook.Sink() {
             @Override
             public void onTrigger(OrderState order) {
                 order.updatedAt = now();
                 group.orders.put(order.id, order);
+                group.symbols.add(s);
             }
 
             @Override
@@ -695,6 +719,34 @@ public class Engine implements SmartLifecycle {
                 0, t.symbol(), t.quantity(), null, null, region));
         Outcomes.Movement done = new Outcomes.Movement(true, null, h.available, h.reserved);
         group.completions.add(() -> t.result().complete(done));
+    }
+
+    /**
+     * Whether the symbol's quote should be written with this group. A ticker that changes no order
+     * writes nothing of its own: its sequence and quote become durable with the symbol's next write
+     * (any fill, trigger, placement, cancel or expiry writes the symbol's state, so every durable
+     * change of a book carries the sequence of every ticker applied before it), or after
+     * {@code quotePersistInterval} at the latest. A ticker replayed after a crash is then either at
+     * or below the durable sequence (a replay, ignored) or meets the very book it met before, which
+     * it changed in no way then either.
+     */
+    private boolean quoteDue(SymbolState s, long nowNanos) {
+        return s.quoteSequence != s.persistedQuoteSequence
+                && nowNanos - s.persistedAtNanos >= config.quotePersistInterval().toNanos();
+    }
+
+    /** Adds to the group the symbols whose latest quote has waited {@code quotePersistInterval} to be written. */
+    private void persistQuotesIfDue() {
+        long now = System.nanoTime();
+        if (now - nextQuoteCheckNanos < 0) {
+            return;
+        }
+        nextQuoteCheckNanos = now + Math.max(config.quotePersistInterval().toNanos() / 4, 1_000_000);
+        for (SymbolState s : symbols.values()) {
+            if (quoteDue(s, now)) {
+                group.symbols.add(s);
+            }
+        }
     }
 
     private void expireIfDue() {
@@ -925,6 +977,15 @@ public class Engine implements SmartLifecycle {
             progress.add(store.symbolState(s));
         }
         persistGroup(statements, progress, timestamp);
+        long persistedNanos = System.nanoTime();
+        for (SymbolState s : group.symbols) {
+            s.persistedQuoteSequence = s.quoteSequence;
+            s.persistedAtNanos = persistedNanos;
+            if (s.lastHeld != null) {
+                group.offsets.add(s.lastHeld);
+            }
+            s.release();
+        }
         long durableMicros = WallClock.nowMicros();
         group.durableMicros = durableMicros;
 
@@ -958,13 +1019,34 @@ public class Engine implements SmartLifecycle {
         long start = System.nanoTime();
         inFlight.fills().await();
         publishTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+        Map<String, Long> held = heldOffsets();
         for (Command.TickerReceived t : inFlight.offsets()) {
-            offsets.done(t.topic(), t.partition(), t.offset() + 1);
+            releaseOffset(held, t.topic(), t.partition(), t.offset() + 1);
         }
         for (Command.Skipped t : inFlight.skipped()) {
-            offsets.done(t.topic(), t.partition(), t.offset() + 1);
+            releaseOffset(held, t.topic(), t.partition(), t.offset() + 1);
         }
         inFlight = null;
+    }
+
+    /**
+     * The first offset per topic partition of a ticker whose quote is not durable yet (it changed no
+     * order, and its symbol has not been written since): no offset at or past it may be committed,
+     * so a restart reads that ticker again.
+     */
+    private Map<String, Long> heldOffsets() {
+        Map<String, Long> held = new HashMap<>();
+        for (SymbolState s : symbols.values()) {
+            if (s.firstHeld != null) {
+                held.merge(s.firstHeld.topic() + '\u0000' + s.firstHeld.partition(), s.firstHeld.offset(), Math::min);
+            }
+        }
+        return held;
+    }
+
+    private void releaseOffset(Map<String, Long> held, String topic, int partition, long nextOffset) {
+        Long first = held.get(topic + '\u0000' + partition);
+        offsets.done(topic, partition, first == null ? nextOffset : Math.min(nextOffset, first));
     }
 
     /** A durable group whose fills Kafka has not acknowledged yet, with what waits on them. */
@@ -999,6 +1081,7 @@ public class Engine implements SmartLifecycle {
         if (all.isEmpty()) {
             return;
         }
+        lastCommitStartNanos = System.nanoTime();
         groupStatements.record(all.size());
         groupPartitions.record(partitions(all));
         long size = 0;
@@ -1230,7 +1313,7 @@ public class Engine implements SmartLifecycle {
         }
 
         boolean isEmpty() {
-            return commands == 0 && orders.isEmpty() && transactions.isEmpty() && inbox.isEmpty();
+            return commands == 0 && orders.isEmpty() && transactions.isEmpty() && inbox.isEmpty() && symbols.isEmpty();
         }
 
         void clear() {

@@ -241,9 +241,13 @@ final class EngineStore {
         return statement.computeSizeInBytes(session.getContext());
     }
 
-    /** Executes statements as one atomic logged batch at LOCAL_QUORUM with the given write timestamp. */
+    /**
+     * Executes statements as one atomic batch at LOCAL_QUORUM with the given write timestamp: logged
+     * when they write several partitions, unlogged (no batchlog writes; Cassandra applies one
+     * partition's update atomically anyway) when they write one.
+     */
     void executeBatch(List<BoundStatement> statements, long timestampMicros) {
-        BatchStatement batch = BatchStatement.newInstance(BatchType.LOGGED)
+        BatchStatement batch = BatchStatement.newInstance(Engine.partitions(statements) == 1 ? BatchType.UNLOGGED : BatchType.LOGGED)
                 .addAll(statements)
                 .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM)
                 .setQueryTimestamp(timestampMicros)

@@ -26,6 +26,28 @@ final class SymbolState {
     Instant quoteUpdatedAt;
     /** Volume of the latest quote not yet taken by fills (market orders may take only this much). */
     long quoteVolumeLeft;
+    /** The quote sequence last written to symbol_state, and when (System.nanoTime()). */
+    long persistedQuoteSequence = -1;
+    long persistedAtNanos = System.nanoTime() - Long.MAX_VALUE / 2;
+
+    /**
+     * The first and the last ticker applied since the symbol was last written: their offsets may not
+     * be committed before the symbol's state (with their sequence and quote) is durable.
+     */
+    Command.TickerReceived firstHeld;
+    Command.TickerReceived lastHeld;
+
+    void hold(Command.TickerReceived ticker) {
+        if (firstHeld == null) {
+            firstHeld = ticker;
+        }
+        lastHeld = ticker;
+    }
+
+    void release() {
+        firstHeld = null;
+        lastHeld = null;
+    }
 
     SymbolState(SymbolInfo info, String currency) {
         this.info = info;

@@ -11,6 +11,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -67,16 +68,16 @@ final class Exchange implements AutoCloseable {
         return sequence;
     }
 
-    /** Publishes a ticker with an explicit sequence (replays). */
-    void send(String symbol, long price, long volume, long sequence) {
+    /** Publishes a ticker with an explicit sequence (replays); returns where Kafka stored it. */
+    RecordMetadata send(String symbol, long price, long volume, long sequence) {
         String exchange = SymbolDirectory.standard().symbol(symbol).orElseThrow().exchange();
         Ticker ticker = new Ticker(symbol, exchange, price, volume, System.currentTimeMillis() * 1000, sequence);
-        sendRaw(exchange, symbol, WireFormat.encode(ticker));
+        return sendRaw(exchange, symbol, WireFormat.encode(ticker));
     }
 
-    void sendRaw(String exchange, String key, byte[] value) {
+    RecordMetadata sendRaw(String exchange, String key, byte[] value) {
         try {
-            producer.send(new ProducerRecord<>(topics.tickers(exchange), key, value)).get();
+            return producer.send(new ProducerRecord<>(topics.tickers(exchange), key, value)).get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
