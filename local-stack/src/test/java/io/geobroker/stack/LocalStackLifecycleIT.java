@@ -13,6 +13,7 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -184,12 +185,25 @@ class LocalStackLifecycleIT {
                     "needs setpriv to drop root rights");
             command.addAll(List.of("/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"));
         }
-        command.addAll(List.of(Jdk17.find().toString(), "-Dgeobroker.root=" + ROOT,
-                "-cp", ROOT.resolve("local-stack/target/local-stack.jar").toString(), LocalStackCli.class.getName(),
-                "start", "--foreground", "--wan", "on", "--prefix", PREFIX, "--dir", "/tmp/geobroker-not-root-stack"));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-        p.waitFor();
+        // The jar is run from a copy any user may read: the checkout itself may sit in a private directory.
+        Path readable = Files.createTempDirectory("geobroker-not-root");
+        Path jar = readable.resolve("local-stack.jar");
+        String output;
+        Process p;
+        try {
+            Files.copy(ROOT.resolve("local-stack/target/local-stack.jar"), jar);
+            Files.setPosixFilePermissions(readable, PosixFilePermissions.fromString("rwxr-xr-x"));
+            Files.setPosixFilePermissions(jar, PosixFilePermissions.fromString("rw-r--r--"));
+            command.addAll(List.of(Jdk17.find().toString(), "-Dgeobroker.root=" + ROOT, "-cp", jar.toString(),
+                    LocalStackCli.class.getName(), "start", "--foreground", "--wan", "on", "--prefix", PREFIX,
+                    "--dir", "/tmp/geobroker-not-root-stack"));
+            p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            p.waitFor();
+        } finally {
+            Files.deleteIfExists(jar);
+            Files.deleteIfExists(readable);
+        }
 
         assertThat(p.exitValue()).isEqualTo(1);
         assertThat(output.lines().filter(l -> !l.startsWith("SLF4J"))).containsExactly(
