@@ -5,6 +5,7 @@ import io.geobroker.broker.web.ApiProblem;
 import io.geobroker.domain.SymbolDirectory;
 import io.geobroker.domain.SymbolInfo;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -43,6 +44,8 @@ public class QuoteController {
 
     @GetMapping("/api/v1/quotes/{symbol}")
     @Operation(summary = "Latest price of one symbol (404 if unknown or not traded yet)")
+    @ApiResponse(responseCode = "200", description = "The latest quote")
+    @ApiResponse(responseCode = "404", description = "Not a listed symbol, or no ticker for it yet")
     public QuoteDao.Quote one(@PathVariable String symbol) {
         if (directory.symbol(symbol).isEmpty()) {
             throw ApiProblem.notFound("Unknown symbol", "symbol '" + symbol + "' is not listed");

@@ -3,6 +3,7 @@ package io.geobroker.broker.web;
 import com.datastax.oss.driver.api.core.AllNodesFailedException;
 import com.datastax.oss.driver.api.core.DriverTimeoutException;
 import com.datastax.oss.driver.api.core.servererrors.QueryExecutionException;
+import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
@@ -100,7 +101,12 @@ public class ProblemHandler extends ResponseEntityExceptionHandler {
                     + Arrays.toString(f.getTargetType().getEnumConstants());
         }
         if (cause instanceof MismatchedInputException m && !m.getPath().isEmpty()) {
-            return "field '" + path(m) + "' has the wrong type or is missing";
+            return "field '" + path(m) + "' has the wrong type or is missing (numbers are JSON numbers, not "
+                    + "strings; text and enum values are JSON strings)";
+        }
+        if (cause instanceof StreamReadException s && s.getOriginalMessage() != null
+                && s.getOriginalMessage().startsWith("Duplicate field")) {
+            return s.getOriginalMessage().replace("Duplicate field", "field") + " appears more than once in one object";
         }
         if (cause == null) {
             return "the request body is missing or not JSON";
