@@ -141,7 +141,7 @@ public class AccountController {
                                         @Parameter(schema = @Schema(type = "integer", format = "int32", minimum = "1", maximum = "500", defaultValue = "50"))
                                         @RequestParam(defaultValue = "50") int pageSize,
                                         @Parameter(description = "nextPageToken of the page before",
-                                                schema = @Schema(pattern = "^[A-Za-z0-9_-]*$", maxLength = 1024))
+                                                schema = @Schema(pattern = "^[A-Za-z0-9_-]+$", maxLength = 1024))
                                         @RequestParam(required = false) String pageToken) {
         if (pageSize < 1 || pageSize > 500) {
             throw ApiProblem.badRequest("Invalid pageSize", "pageSize must be from 1 to 500");

@@ -1,5 +1,6 @@
 package io.geobroker.broker.order;
 
+import io.geobroker.broker.web.ApiProblem;
 import io.geobroker.domain.OrderStatus;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -19,6 +20,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import java.util.UUID;
+import java.util.regex.Pattern;
 
 /** The customer's orders. */
 @RestController
@@ -26,6 +28,8 @@ import java.util.UUID;
 @Tag(name = "Orders")
 @SecurityRequirement(name = "bearer")
 public class OrderController {
+
+    private static final Pattern SYMBOL = Pattern.compile("[A-Z0-9.]{1,16}");
 
     private final OrderService service;
 
@@ -71,12 +75,17 @@ public class OrderController {
                     + "the listing ends when nextPageToken is absent.")
     @ApiResponse(responseCode = "200", description = "A page of my orders")
     public OrderPage list(Authentication auth, @RequestParam(required = false) OrderStatus status,
+                          @Parameter(description = "Only this symbol's orders",
+                                  schema = @Schema(pattern = "^[A-Z0-9.]{1,16}$"))
                           @RequestParam(required = false) String symbol,
                           @Parameter(schema = @Schema(type = "integer", format = "int32", minimum = "1", maximum = "500", defaultValue = "50"))
                           @RequestParam(defaultValue = "50") int pageSize,
                           @Parameter(description = "nextPageToken of the page before",
-                                  schema = @Schema(pattern = "^[A-Za-z0-9_-]*$", maxLength = 1024))
+                                  schema = @Schema(pattern = "^[A-Za-z0-9_-]+$", maxLength = 1024))
                           @RequestParam(required = false) String pageToken) {
+        if (symbol != null && !SYMBOL.matcher(symbol).matches()) {
+            throw ApiProblem.badRequest("Invalid parameter", "parameter 'symbol' is not a symbol (GET /api/v1/symbols)");
+        }
         return service.list(auth.getName(), status, symbol, pageSize, pageToken);
     }
 

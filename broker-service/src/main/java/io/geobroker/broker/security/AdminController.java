@@ -6,6 +6,8 @@ import io.geobroker.broker.matching.Outcomes;
 import io.geobroker.broker.web.ApiProblem;
 import io.geobroker.domain.SymbolDirectory;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -82,7 +84,8 @@ public class AdminController {
     @ApiResponse(responseCode = "201", description = "The customer's holding after the transfer")
     @ApiResponse(responseCode = "404", description = "No such customer")
     @ApiResponse(responseCode = "422", description = "Not a listed symbol, or one another region holds")
-    public ResponseEntity<HoldingResponse> seed(@PathVariable String customerId, @RequestBody SeedHolding request) {
+    public ResponseEntity<HoldingResponse> seed(@Parameter(schema = @Schema(pattern = "^[A-Za-z0-9_-]{1,64}$"))
+                                                @PathVariable String customerId, @RequestBody SeedHolding request) {
         if (customers.tokenSha256(customerId).isEmpty()) {
             throw ApiProblem.notFound("Customer not found", "no customer '" + customerId + "'");
         }

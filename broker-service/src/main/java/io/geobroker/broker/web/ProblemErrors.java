@@ -17,7 +17,9 @@ import org.springframework.core.Ordered;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
+import org.springframework.security.web.firewall.HttpFirewall;
 import org.springframework.security.web.firewall.RequestRejectedHandler;
+import org.springframework.security.web.firewall.StrictHttpFirewall;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -61,6 +63,18 @@ public class ProblemErrors {
                 }
             });
         }
+    }
+
+    /**
+     * Spring Security's firewall, letting every method through (TRACE, QUERY, ...) so that Spring MVC
+     * answers a method an operation does not take with 405 and Allow, whatever the method; who may
+     * call a path does not depend on the method.
+     */
+    @Bean
+    public HttpFirewall httpFirewall() {
+        StrictHttpFirewall firewall = new StrictHttpFirewall();
+        firewall.setUnsafeAllowAnyHttpMethod(true);
+        return firewall;
     }
 
     @Bean

@@ -5,6 +5,7 @@ import com.datastax.oss.driver.api.core.DriverTimeoutException;
 import com.datastax.oss.driver.api.core.servererrors.QueryExecutionException;
 import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.InvalidNullException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import io.geobroker.broker.matching.Engine;
@@ -99,6 +100,9 @@ public class ProblemHandler extends ResponseEntityExceptionHandler {
         if (cause instanceof InvalidFormatException f && f.getTargetType() != null && f.getTargetType().isEnum()) {
             return "field '" + path(f) + "' has value " + f.getValue() + "; expected one of "
                     + Arrays.toString(f.getTargetType().getEnumConstants());
+        }
+        if (cause instanceof InvalidNullException n && !n.getPath().isEmpty()) {
+            return "field '" + path(n) + "' is null; leave out a field that has no value";
         }
         if (cause instanceof MismatchedInputException m && !m.getPath().isEmpty()) {
             return "field '" + path(m) + "' has the wrong type or is missing (numbers are JSON numbers, not "

@@ -122,7 +122,10 @@ class ApiContractIT {
                 "{\"clientOrderId\":\"s4\",\"symbol\":\"AAPL\",\"side\":\"BUY\",\"type\":\"LIMIT\",\"quantity\":10,\"limitPrice\":100,\"allOrNone\":\"true\"}",
                 "{\"clientOrderId\":\"s5\",\"symbol\":\"AAPL\",\"side\":\"BUY\",\"type\":\"LIMIT\",\"quantity\":10,\"limitPrice\":100,\"allOrNone\":1}",
                 "{\"clientOrderId\":\"s6\",\"symbol\":\"AAPL\",\"side\":\"BUY\",\"type\":\"LIMIT\",\"quantity\":10,\"quantity\":20,\"limitPrice\":100}",
-                "{\"clientOrderId\":\"s7\",\"clientOrderId\":\"s7\",\"symbol\":\"AAPL\",\"side\":\"BUY\",\"type\":\"LIMIT\",\"quantity\":10,\"limitPrice\":100}");
+                "{\"clientOrderId\":\"s7\",\"clientOrderId\":\"s7\",\"symbol\":\"AAPL\",\"side\":\"BUY\",\"type\":\"LIMIT\",\"quantity\":10,\"limitPrice\":100}",
+                "{\"clientOrderId\":\"s9\",\"symbol\":\"AAPL\",\"side\":\"BUY\",\"type\":\"LIMIT\",\"quantity\":10,\"limitPrice\":100,\"timeInForce\":null}",
+                "{\"clientOrderId\":\"s10\",\"symbol\":\"AAPL\",\"side\":\"BUY\",\"type\":\"MARKET\",\"quantity\":10,\"limitPrice\":null}",
+                "{\"clientOrderId\":\"s11\",\"symbol\":\"AAPL\",\"side\":\"BUY\",\"type\":\"LIMIT\",\"quantity\":10.5,\"limitPrice\":100}");
         for (String body : refused) {
             BrokerApi.Response r = api.raw("POST", "/api/v1/orders", token, body);
             assertThat(r.status()).as(body).isEqualTo(400);
@@ -132,9 +135,16 @@ class ApiContractIT {
                 .contains("'quantity'").contains("more than once");
         assertThat(api.raw("POST", "/api/v1/account/deposits", token, "{\"currency\":\"USD\",\"amount\":\"5\"}")
                 .status()).isEqualTo(400);
+        assertThat(api.raw("POST", "/api/v1/orders", token, refused.get(7)).body().path("detail").asText())
+                .contains("'timeInForce' is null");
         assertThat(api.raw("POST", "/api/v1/orders", token,
                 "{\"clientOrderId\":\"s8\",\"symbol\":\"AAPL\",\"side\":\"BUY\",\"type\":\"LIMIT\",\"quantity\":10,\"limitPrice\":100}")
                 .status()).isEqualTo(201);
+        assertThat(api.raw("POST", "/api/v1/orders", token,
+                "{\"clientOrderId\":\"s12\",\"symbol\":\"AAPL\",\"side\":\"BUY\",\"type\":\"LIMIT\",\"quantity\":1e1,\"limitPrice\":100.0}")
+                .status()).as("whole numbers as JSON Schema counts them").isEqualTo(201);
+        assertThat(api.get(token, "/api/v1/orders?pageSize=").status()).isEqualTo(400);
+        assertThat(api.get(token, "/api/v1/orders?symbol=AAPL&symbol=MSFT").status()).isEqualTo(400);
     }
 
     @Test
@@ -154,6 +164,11 @@ class ApiContractIT {
                         + token + "\r\nContent-Type: text/plain\r\nContent-Length: 2\r\nConnection: close\r\n\r\nhi", 415),
                 new Case("an unsupported method", "PUT /api/v1/orders HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
                         + token + "\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", 405),
+                new Case("TRACE", "TRACE /api/v1/orders HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+                        + token + "\r\nConnection: close\r\n\r\n", 405),
+                new Case("a multipart body", "POST /api/v1/orders HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+                        + token + "\r\nContent-Type: multipart/form-data\r\nContent-Length: 2\r\nConnection: close"
+                        + "\r\n\r\n{}", 415),
                 new Case("an unknown path", get("/api/v1/nothing", "Bearer " + token), 404),
                 new Case("no token on an unknown path", get("/nothing", null), 401));
         for (Case c : cases) {
