@@ -9,6 +9,9 @@ import io.geobroker.broker.web.ApiProblem;
 import io.geobroker.broker.web.Page;
 import io.geobroker.domain.SymbolDirectory;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import org.springframework.http.HttpStatus;
@@ -79,12 +82,17 @@ public class AccountController {
 
     @PostMapping("/deposits")
     @Operation(summary = "Deposit cash in a currency this region holds")
+    @ApiResponse(responseCode = "201", description = "The cash after the deposit")
+    @ApiResponse(responseCode = "422", description = "A currency no region trades, or one another region holds")
     public ResponseEntity<BalanceResponse> deposit(Authentication auth, @RequestBody CashRequest request) {
         return move(auth.getName(), request, 1);
     }
 
     @PostMapping("/withdrawals")
     @Operation(summary = "Withdraw available cash (422 if not enough is available)")
+    @ApiResponse(responseCode = "201", description = "The cash after the withdrawal")
+    @ApiResponse(responseCode = "422", description = "Not enough available cash, a currency no region trades, or "
+            + "one another region holds")
     public ResponseEntity<BalanceResponse> withdraw(Authentication auth, @RequestBody CashRequest request) {
         return move(auth.getName(), request, -1);
     }
@@ -129,7 +137,11 @@ public class AccountController {
 
     @GetMapping("/transactions")
     @Operation(summary = "My ledger, newest first (deposits, withdrawals, buys, sells, transfers)")
-    public TransactionPage transactions(Authentication auth, @RequestParam(defaultValue = "50") int pageSize,
+    public TransactionPage transactions(Authentication auth,
+                                        @Parameter(schema = @Schema(type = "integer", format = "int32", minimum = "1", maximum = "500", defaultValue = "50"))
+                                        @RequestParam(defaultValue = "50") int pageSize,
+                                        @Parameter(description = "nextPageToken of the page before",
+                                                schema = @Schema(pattern = "^[A-Za-z0-9_-]+$", maxLength = 1024))
                                         @RequestParam(required = false) String pageToken) {
         if (pageSize < 1 || pageSize > 500) {
             throw ApiProblem.badRequest("Invalid pageSize", "pageSize must be from 1 to 500");

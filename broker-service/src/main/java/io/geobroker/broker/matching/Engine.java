@@ -602,18 +602,28 @@ public class Engine implements SmartLifecycle {
 
     /**
      * An order placed in another region for one of this region's symbols, as its inbox row and
-     * stored PENDING row show it. Taken once: an order the engine already knows (accepted before,
-     * or cancelled while pending) and a row that is no longer PENDING (taken before a restart) only
-     * get their inbox row marked. Everything written about the order from here on must win over the
-     * placing region's PENDING row, whatever the two clocks say.
+     * stored PENDING row show it. Taken once: a row that is no longer PENDING (taken before a
+     * restart) only gets its inbox row marked; an order the engine already knows (accepted before,
+     * placed here too, or cancelled while pending) has its whole row written again as it stands, over
+     * a PENDING row another region may have written after it ({@link InboxDecision}). Everything
+     * written about the order from here on must win over the placing region's PENDING row, whatever
+     * the two clocks say.
      */
     private void onAccept(Command.Accept a) {
         group.inbox.add(a.entry());
         Order p = a.pending();
-        if (known(p.orderId()) != null || p.status() != OrderStatus.PENDING) {
+        OrderState k = known(p.orderId());
+        InboxDecision decision = InboxDecision.of(k != null, p.status());
+        if (decision == InboxDecision.MARK) {
             return;
         }
-        writeAfter(a.pendingWriteMicros());
+        writeAfter(InboxDecision.writeAbove(a.pendingWriteMicros(), a.entry().placedAtMillis()));
+        if (decision == InboxDecision.REWRITE) {
+            k.rowWritten = false;
+            k.listedWherePlaced = true;
+            group.orders.put(k.id, k);
+            return;
+        }
         SymbolState s = symbols.get(p.symbol());
         if (s == null || p.type() == OrderType.MARKET) {
             OrderState o = neverOpened(p, OrderStatus.OPEN);

@@ -14,6 +14,7 @@ import io.geobroker.domain.TimeInForce;
 import org.springframework.stereotype.Repository;
 
 import java.nio.ByteBuffer;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -54,7 +55,7 @@ public class OrderDao {
         this.byId = session.prepare("SELECT " + ORDER_COLUMNS + " FROM customer_orders WHERE customer_id = ? AND order_id = ?");
         this.legacyById = session.prepare("SELECT " + ORDER_COLUMNS + " FROM orders WHERE order_id = ?");
         this.byCustomer = session.prepare(
-                "SELECT order_id, symbol FROM orders_by_customer WHERE customer_id = ?");
+                "SELECT placed_at, order_id, symbol FROM orders_by_customer WHERE customer_id = ?");
         this.legacy = session.execute("SELECT order_id FROM orders LIMIT 1").one() != null;
     }
 
@@ -90,13 +91,16 @@ public class OrderDao {
      * One page of a customer's orders, newest first, filtered by status and symbol. Filtering happens
      * within the page read from Cassandra, so a page may hold fewer than {@code pageSize} orders; the
      * list ends when the next page token is null. The customer's list holds what never changes (the
-     * symbol); the status is the order row's, read for the page's orders concurrently.
+     * symbol); the status is the order row's, read for the page's orders concurrently. An order placed
+     * in two regions at once has an entry from each; only the one whose {@code placed_at} its row
+     * names is shown, so every region lists it once.
      */
     public Page<Order> listForCustomer(String customerId, OrderStatus status, String symbol, int pageSize,
                                        ByteBuffer pagingState) {
         BoundStatement statement = byCustomer.bind(customerId).setPageSize(pageSize).setPagingState(pagingState);
         ResultSet rs = Page.withToken(pagingState, () -> session.execute(statement));
         List<UUID> ids = new ArrayList<>();
+        List<Instant> listedAt = new ArrayList<>();
         for (int i = rs.getAvailableWithoutFetching(); i > 0; i--) {
             Row row = rs.one();
             if (row == null) {
@@ -106,6 +110,7 @@ public class OrderDao {
                 continue;
             }
             ids.add(row.getUuid("order_id"));
+            listedAt.add(row.getInstant("placed_at"));
         }
         List<Order> orders = new ArrayList<>();
         for (int from = 0; from < ids.size(); from += READS_AT_ONCE) {
@@ -116,7 +121,9 @@ public class OrderDao {
             }
             for (int i = 0; i < chunk.size(); i++) {
                 Row row = joined(reads.get(i)).one();
-                Optional<Order> order = row != null ? Optional.of(map(row)) : legacy(customerId, chunk.get(i));
+                Instant entry = listedAt.get(from + i);
+                Optional<Order> order = row != null ? Optional.of(map(row)).filter(o -> o.placedAt().equals(entry))
+                        : legacy(customerId, chunk.get(i));
                 order.filter(o -> status == null || o.status() == status).ifPresent(orders::add);
             }
         }

@@ -5,6 +5,9 @@ import io.geobroker.broker.web.ApiProblem;
 import io.geobroker.domain.SymbolDirectory;
 import io.geobroker.domain.SymbolInfo;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -43,7 +46,9 @@ public class QuoteController {
 
     @GetMapping("/api/v1/quotes/{symbol}")
     @Operation(summary = "Latest price of one symbol (404 if unknown or not traded yet)")
-    public QuoteDao.Quote one(@PathVariable String symbol) {
+    @ApiResponse(responseCode = "200", description = "The latest quote")
+    @ApiResponse(responseCode = "404", description = "Not a listed symbol, or no ticker for it yet")
+    public QuoteDao.Quote one(@Parameter(schema = @Schema(pattern = "^[A-Z0-9.]{1,16}$")) @PathVariable String symbol) {
         if (directory.symbol(symbol).isEmpty()) {
             throw ApiProblem.notFound("Unknown symbol", "symbol '" + symbol + "' is not listed");
         }

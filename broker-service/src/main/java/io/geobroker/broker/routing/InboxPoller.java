@@ -61,7 +61,11 @@ public class InboxPoller implements SmartLifecycle {
     private final String region;
     private final BrokerProperties.CrossRegion config;
     private final boolean othersExist;
-    /** Orders handed to the engine, with their placement time (pruned after the sweep window). */
+    /**
+     * Inbox rows handed to the engine, by their time-based id, with their placement time (pruned after
+     * the sweep window). By row, not by order: each placement of one client order id stored in another
+     * region is a PENDING write of its own that the engine must write over (see InboxDecision).
+     */
     private final Map<UUID, Long> handed = new HashMap<>();
     private final BlockingQueue<Announced> announced = new ArrayBlockingQueue<>(10_000);
     private final long startedMillis = System.currentTimeMillis();
@@ -140,7 +144,7 @@ public class InboxPoller implements SmartLifecycle {
         for (Announced a : batch) {
             long placed = a.entry().placedAtMillis();
             boolean fresh = placed >= startedMillis && now - placed <= ANNOUNCEMENT_MAX_AGE_MILLIS;
-            if (fresh && !handed.containsKey(a.entry().orderId())) {
+            if (fresh && !handed.containsKey(a.entry().placedAt())) {
                 hand(a.entry(), a.order(), a.writeMicros());
             }
         }
@@ -172,14 +176,14 @@ public class InboxPoller implements SmartLifecycle {
     }
 
     /**
-     * Hands the rows' orders to the engine once, in the rows' order; the order rows are read all at
+     * Hands each row's order to the engine once, in the rows' order; the order rows are read all at
      * once (one at a time, a busy home region fell tens of seconds behind the orders placed for it).
      * A row whose order row has not arrived yet is left for a later read.
      */
     private void take(List<OrderInbox.Entry> entries) throws InterruptedException {
         List<OrderInbox.Entry> unseen = new ArrayList<>();
         for (OrderInbox.Entry e : entries) {
-            if (!e.processed() && !handed.containsKey(e.orderId())) {
+            if (!e.processed() && !handed.containsKey(e.placedAt())) {
                 unseen.add(e);
             }
         }
@@ -196,10 +200,10 @@ public class InboxPoller implements SmartLifecycle {
         }
     }
 
-    /** Gives the engine an order of its inbox and remembers it, so neither path hands it over again. */
+    /** Gives the engine an order of its inbox and remembers the row, so neither path hands it over again. */
     private void hand(OrderInbox.Entry entry, Order order, long writeMicros) throws InterruptedException {
         engine.accept(entry, order, writeMicros);
-        handed.put(entry.orderId(), entry.placedAtMillis());
+        handed.put(entry.placedAt(), entry.placedAtMillis());
     }
 
     @Override

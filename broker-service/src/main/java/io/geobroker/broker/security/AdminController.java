@@ -6,6 +6,9 @@ import io.geobroker.broker.matching.Outcomes;
 import io.geobroker.broker.web.ApiProblem;
 import io.geobroker.domain.SymbolDirectory;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import org.springframework.http.HttpStatus;
@@ -58,6 +61,8 @@ public class AdminController {
 
     @PostMapping
     @Operation(summary = "Create a customer and issue its API token (409 if the id exists)")
+    @ApiResponse(responseCode = "201", description = "The customer and its token, shown only this once")
+    @ApiResponse(responseCode = "409", description = "A customer with this id exists")
     public ResponseEntity<CreatedCustomer> create(@RequestBody NewCustomer request) {
         if (request.customerId() == null || !Tokens.CUSTOMER_ID.matcher(request.customerId()).matches()) {
             throw ApiProblem.badRequest("Invalid customerId", "customerId: 1 to 64 letters, digits, '_' or '-'");
@@ -76,7 +81,11 @@ public class AdminController {
 
     @PostMapping("/{customerId}/holdings")
     @Operation(summary = "Transfer shares in to a customer (recorded as a TRANSFER_IN transaction)")
-    public ResponseEntity<HoldingResponse> seed(@PathVariable String customerId, @RequestBody SeedHolding request) {
+    @ApiResponse(responseCode = "201", description = "The customer's holding after the transfer")
+    @ApiResponse(responseCode = "404", description = "No such customer")
+    @ApiResponse(responseCode = "422", description = "Not a listed symbol, or one another region holds")
+    public ResponseEntity<HoldingResponse> seed(@Parameter(schema = @Schema(pattern = "^[A-Za-z0-9_-]{1,64}$"))
+                                                @PathVariable String customerId, @RequestBody SeedHolding request) {
         if (customers.tokenSha256(customerId).isEmpty()) {
             throw ApiProblem.notFound("Customer not found", "no customer '" + customerId + "'");
         }

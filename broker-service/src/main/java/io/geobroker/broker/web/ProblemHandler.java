@@ -3,7 +3,9 @@ package io.geobroker.broker.web;
 import com.datastax.oss.driver.api.core.AllNodesFailedException;
 import com.datastax.oss.driver.api.core.DriverTimeoutException;
 import com.datastax.oss.driver.api.core.servererrors.QueryExecutionException;
+import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.InvalidNullException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import io.geobroker.broker.matching.Engine;
@@ -99,8 +101,16 @@ public class ProblemHandler extends ResponseEntityExceptionHandler {
             return "field '" + path(f) + "' has value " + f.getValue() + "; expected one of "
                     + Arrays.toString(f.getTargetType().getEnumConstants());
         }
+        if (cause instanceof InvalidNullException n && !n.getPath().isEmpty()) {
+            return "field '" + path(n) + "' is null; leave out a field that has no value";
+        }
         if (cause instanceof MismatchedInputException m && !m.getPath().isEmpty()) {
-            return "field '" + path(m) + "' has the wrong type or is missing";
+            return "field '" + path(m) + "' has the wrong type or is missing (numbers are JSON numbers, not "
+                    + "strings; text and enum values are JSON strings)";
+        }
+        if (cause instanceof StreamReadException s && s.getOriginalMessage() != null
+                && s.getOriginalMessage().startsWith("Duplicate field")) {
+            return s.getOriginalMessage().replace("Duplicate field", "field") + " appears more than once in one object";
         }
         if (cause == null) {
             return "the request body is missing or not JSON";
