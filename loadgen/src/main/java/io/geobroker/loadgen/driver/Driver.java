@@ -597,7 +597,7 @@ public final class Driver implements AutoCloseable {
      * {@value #TICKER_FETCH_MIN_BYTES} bytes or {@value #TICKER_FETCH_MAX_WAIT_MS} ms, whichever
      * comes first. It only learns quotes and counts tickers, so a quote up to that much older costs
      * nothing, while a fetch answered as soon as one record is there costs a request for every few
-     * tickers on the cores the measured system shares (loadgen README, "Figures").
+     * tickers on the cores the measured system shares (docs/results.md, the 6cb23f8 entry).
      */
     static Properties tickerConsumerProperties(String bootstrap) {
         Properties p = consumerProperties(bootstrap);
