@@ -68,11 +68,14 @@ def customer(brokers, admin):
 def run(region, url, token, config, work):
     out = os.path.join(work, region)
     os.makedirs(out, exist_ok=True)
+    # Only this run's reports are counted: drop those an earlier run left in the folder.
+    for old in glob.glob(os.path.join(out, "har*.json")) + glob.glob(os.path.join(out, "junit*.xml")):
+        os.remove(old)
     env = dict(os.environ, GEOBROKER_FUZZ_TOKEN=token, SCHEMATHESIS_HOOKS="fuzz_hooks",
                PYTHONPATH=os.path.dirname(os.path.abspath(__file__)))
     command = [os.path.join(os.path.dirname(sys.executable), "st"), "--config-file", config, "run",
                url + "/v3/api-docs", "--url", url,
-               "--checks", "all", "--max-examples", MAX_EXAMPLES, "--seed", "25", "--workers", "2",
+               "--checks", "all", "--exclude-checks", "use_after_free", "--max-examples", MAX_EXAMPLES, "--seed", "25", "--workers", "2",
                "--report", "har,junit", "--report-dir", out, "--no-color", "--continue-on-failure",
                "--wait-for-schema", "120"]
     with open(os.path.join(out, "schemathesis.out"), "w") as log:

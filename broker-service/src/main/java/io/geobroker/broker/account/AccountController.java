@@ -146,8 +146,9 @@ public class AccountController {
         if (pageSize < 1 || pageSize > 500) {
             throw ApiProblem.badRequest("Invalid pageSize", "pageSize must be from 1 to 500");
         }
-        Page<AccountDao.Transaction> page = accounts.transactions(auth.getName(), pageSize, Page.decodeToken(pageToken));
-        return new TransactionPage(page.items(), page.nextPageToken());
+        String scope = "transactions:" + auth.getName();
+        Page<AccountDao.Transaction> page = accounts.transactions(auth.getName(), pageSize, Page.decodeToken(pageToken, scope));
+        return new TransactionPage(page.items(), page.nextPageToken(scope));
     }
 
     @GetMapping("/summary")

@@ -131,8 +131,9 @@ public class OrderService {
         if (pageSize < 1 || pageSize > 500) {
             throw ApiProblem.badRequest("Invalid pageSize", "pageSize must be from 1 to 500");
         }
-        Page<Order> page = orders.listForCustomer(customerId, status, symbol, pageSize, Page.decodeToken(pageToken));
-        return new OrderPage(page.items().stream().map(OrderResponse::of).toList(), page.nextPageToken());
+        String scope = "orders:" + customerId;
+        Page<Order> page = orders.listForCustomer(customerId, status, symbol, pageSize, Page.decodeToken(pageToken, scope));
+        return new OrderPage(page.items().stream().map(OrderResponse::of).toList(), page.nextPageToken(scope));
     }
 
     /**
