@@ -111,6 +111,7 @@ def main():
         wait(region + "'s broker", lambda: call("GET", url + "/actuator/health/readiness", timeout=5)[0] == 200, 300)
     token = customer(brokers, admin)
     ok = True
+    reached_anywhere = set()
     for region, url in brokers.items():
         started = time.time()
         code, cases, failures, statuses, placed = run(region, url, token, args.config, args.work)
@@ -118,10 +119,17 @@ def main():
         print(f"fuzz: {region} {cases} cases in {time.time() - started:.0f} s, {failures} failures, statuses "
               f"{','.join(str(s) for s in sorted(statuses))}; placements {','.join(str(s) for s in sorted(placed))}",
               flush=True)
-        if code != 0 or failures or cases < MIN_CASES or set(reached) != ORDER_STATUSES:
+        reached_anywhere.update(reached)
+        # Each broker must accept generated orders (201 at home, 202 for another region's symbol); which
+        # refusals a broker's share of the cases happens to meet varies, so 409 and 422 count overall.
+        if code != 0 or failures or cases < MIN_CASES or not {201, 202} & set(reached):
             ok = False
             print(f"fuzz: {region} did not pass (exit {code}, {failures} failures, {cases} cases, placements "
                   f"reached {reached}); see {args.work}/{region}/schemathesis.out", flush=True)
+    if reached_anywhere != ORDER_STATUSES:
+        ok = False
+        print(f"fuzz: placements reached {sorted(reached_anywhere)} over all brokers, not all of "
+              f"{sorted(ORDER_STATUSES)}", flush=True)
     sys.exit(0 if ok else 1)
 
 
