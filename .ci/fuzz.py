@@ -75,7 +75,7 @@ def run(region, url, token, config, work):
                PYTHONPATH=os.path.dirname(os.path.abspath(__file__)))
     command = [os.path.join(os.path.dirname(sys.executable), "st"), "--config-file", config, "run",
                url + "/v3/api-docs", "--url", url,
-               "--checks", "all", "--exclude-checks", "use_after_free", "--max-examples", MAX_EXAMPLES, "--seed", "25", "--workers", "2",
+               "--checks", "all", "--exclude-checks", "use_after_free", "--max-examples", MAX_EXAMPLES, "--seed", "25", "--workers", "1",
                "--report", "har,junit", "--report-dir", out, "--no-color", "--continue-on-failure",
                "--wait-for-schema", "120"]
     with open(os.path.join(out, "schemathesis.out"), "w") as log:
