@@ -583,8 +583,9 @@ public final class LocalStack implements AutoCloseable {
         }
         for (CassandraNode node : nodes) {
             node.configure(seeds);
-            launch(node.name(), node.region(), node.command(java, cassandraClassPath, watchDir, owner,
-                    config.cassandraHeapMb(), config.jvmOptions()), node.logDir());
+            // A larger timer slack makes Cassandra's idle pool workers wake less often (see TimerSlack).
+            children.add(start(node.name(), node.region(), node.command(java, cassandraClassPath, watchDir, owner,
+                    config.cassandraHeapMb(), config.jvmOptions()), node.logDir(), TimerSlack.CASSANDRA_NANOS));
         }
         List<Child> formats = new ArrayList<>();
         for (KafkaBroker broker : brokers) {
@@ -715,12 +716,17 @@ public final class LocalStack implements AutoCloseable {
     }
 
     private Child start(String name, String region, List<String> command, Path logDir) {
+        return start(name, region, command, logDir, 0);
+    }
+
+    /** Starts a child; a positive {@code timerSlackNanos} is the timer slack of all its threads. */
+    private Child start(String name, String region, List<String> command, Path logDir, long timerSlackNanos) {
         Path log = logDir.resolve("stdout.log");
         ProcessBuilder pb = wan.wrap(region, new ProcessBuilder(command))
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         try {
-            return new Child(name, pb.start(), log);
+            return new Child(name, timerSlackNanos > 0 ? TimerSlack.start(pb, timerSlackNanos) : pb.start(), log);
         } catch (IOException e) {
             throw new StackException("cannot start " + name + ": " + e.getMessage(), e);
         }
