@@ -17,7 +17,7 @@ import java.util.concurrent.Executor;
  * The broker REST API as the load generator uses it: health, the admin calls that create and fund
  * customers, and order placement. Every call has a timeout; nothing here retries on its own.
  */
-public final class BrokerClient {
+public final class BrokerClient implements AutoCloseable {
 
     static final ObjectMapper JSON = new ObjectMapper();
 
@@ -37,6 +37,8 @@ public final class BrokerClient {
     private final URI base;
     private final HttpClient http;
     private final Duration requestTimeout;
+    /** Order placement on a plain-http broker (the hot path); {@code null} for https, which {@link #http} serves. */
+    private final Http1Client orders;
 
     public BrokerClient(String region, String baseUrl, Duration connectTimeout, Duration requestTimeout, Executor executor) {
         this.region = region;
@@ -54,6 +56,8 @@ public final class BrokerClient {
         this.requestTimeout = requestTimeout;
         this.http = HttpClient.newBuilder().connectTimeout(connectTimeout).executor(executor)
                 .version(HttpClient.Version.HTTP_1_1).build();
+        this.orders = "http".equalsIgnoreCase(base.getScheme())
+                ? new Http1Client(base, connectTimeout, requestTimeout, "loadgen-orders-" + region) : null;
     }
 
     public String region() {
@@ -90,6 +94,9 @@ public final class BrokerClient {
 
     /** {@code POST /api/v1/orders} with an already encoded body ({@link #encode}), asynchronously. */
     public CompletableFuture<Answer> placeOrder(String token, byte[] order) {
+        if (orders != null) {
+            return orders.postJson("/api/v1/orders", token, order).thenApply(r -> new Answer(r.status(), parse(r.body())));
+        }
         return http.sendAsync(post("/api/v1/orders", token, order), HttpResponse.BodyHandlers.ofByteArray())
                 .thenApply(r -> new Answer(r.statusCode(), parse(r.body())));
     }
@@ -117,6 +124,13 @@ public final class BrokerClient {
     private Answer send(HttpRequest request) throws IOException, InterruptedException {
         HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
         return new Answer(response.statusCode(), parse(response.body()));
+    }
+
+    @Override
+    public void close() {
+        if (orders != null) {
+            orders.close();
+        }
     }
 
     private static JsonNode parse(byte[] body) {

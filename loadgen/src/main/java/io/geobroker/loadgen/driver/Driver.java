@@ -844,6 +844,7 @@ public final class Driver implements AutoCloseable {
 
     @Override
     public void close() {
+        brokers.values().forEach(BrokerClient::close);
         httpExecutor.shutdownNow();
     }
 }

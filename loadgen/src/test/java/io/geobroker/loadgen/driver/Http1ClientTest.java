@@ -1,0 +1,152 @@
+package io.geobroker.loadgen.driver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Against the JDK's own HTTP server on loopback: fixed-length and chunked answers, close, timeouts. */
+class Http1ClientTest {
+
+    private HttpServer server;
+    private Http1Client client;
+
+    @BeforeEach
+    void start() throws IOException {
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.setExecutor(Executors.newFixedThreadPool(8));
+        // Echoes method, path, token and body; the status comes from the body's first three characters.
+        server.createContext("/echo", ex -> {
+            byte[] in = ex.getRequestBody().readAllBytes();
+            String text = new String(in, StandardCharsets.UTF_8);
+            String answer = ex.getRequestMethod() + " " + ex.getRequestURI() + " "
+                    + ex.getRequestHeaders().getFirst("Authorization") + " "
+                    + ex.getRequestHeaders().getFirst("Content-Type") + " " + text;
+            send(ex, Integer.parseInt(text.substring(0, 3)), answer, false);
+        });
+        server.createContext("/chunked", ex -> {
+            ex.getRequestBody().readAllBytes();
+            send(ex, 200, "x".repeat(20_000), true);
+        });
+        server.createContext("/close", ex -> {
+            ex.getRequestBody().readAllBytes();
+            ex.getResponseHeaders().set("Connection", "close");
+            send(ex, 200, "bye", false);
+        });
+        server.createContext("/slow", ex -> {
+            ex.getRequestBody().readAllBytes();
+            try {
+                Thread.sleep(2_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            send(ex, 200, "late", false);
+        });
+        server.start();
+        client = new Http1Client(URI.create("http://127.0.0.1:" + server.getAddress().getPort()),
+                Duration.ofSeconds(2), Duration.ofMillis(300), "test-http");
+    }
+
+    @AfterEach
+    void stop() {
+        client.close();
+        server.stop(0);
+    }
+
+    private static void send(HttpExchange ex, int status, String body, boolean chunked) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        ex.sendResponseHeaders(status, chunked ? 0 : bytes.length);
+        try (OutputStream out = ex.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    private static String text(Http1Client.Response r) {
+        return new String(r.body(), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void posts_the_body_with_the_token_and_reads_a_fixed_length_answer() throws Exception {
+        Http1Client.Response r = client.postJson("/echo", "tok-1", "201 {\"a\":1}".getBytes(StandardCharsets.UTF_8))
+                .get(5, TimeUnit.SECONDS);
+
+        assertThat(r.status()).isEqualTo(201);
+        assertThat(text(r)).isEqualTo("POST /echo Bearer tok-1 application/json 201 {\"a\":1}");
+    }
+
+    @Test
+    void reads_a_chunked_answer_and_keeps_using_the_connection() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            Http1Client.Response r = client.postJson("/chunked", "t", new byte[0]).get(5, TimeUnit.SECONDS);
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(text(r)).hasSize(20_000).matches("x+");
+        }
+    }
+
+    @Test
+    void error_statuses_are_answers_not_failures() throws Exception {
+        Http1Client.Response r = client.postJson("/echo", "t", "503".getBytes(StandardCharsets.UTF_8)).get(5, TimeUnit.SECONDS);
+
+        assertThat(r.status()).isEqualTo(503);
+        assertThat(text(r)).endsWith(" 503");
+    }
+
+    @Test
+    void a_closed_connection_is_replaced_for_the_next_request() throws Exception {
+        assertThat(text(client.postJson("/close", "t", new byte[0]).get(5, TimeUnit.SECONDS))).isEqualTo("bye");
+        assertThat(text(client.postJson("/close", "t", new byte[0]).get(5, TimeUnit.SECONDS))).isEqualTo("bye");
+        assertThat(client.postJson("/echo", "t", "200".getBytes(StandardCharsets.UTF_8)).get(5, TimeUnit.SECONDS).status())
+                .isEqualTo(200);
+    }
+
+    @Test
+    void a_silent_server_fails_the_request_with_a_timeout_and_the_next_one_still_works() throws Exception {
+        CompletableFuture<Http1Client.Response> slow = client.postJson("/slow", "t", new byte[0]);
+
+        assertThatThrownBy(() -> slow.get(5, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                .hasCauseInstanceOf(HttpTimeoutException.class);
+        assertThat(client.postJson("/echo", "t", "202".getBytes(StandardCharsets.UTF_8)).get(5, TimeUnit.SECONDS).status())
+                .isEqualTo(202);
+    }
+
+    @Test
+    void concurrent_requests_each_get_their_own_answer() throws Exception {
+        List<CompletableFuture<Http1Client.Response>> answers = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            answers.add(client.postJson("/echo", "tok-" + i, ("200 n=" + i).getBytes(StandardCharsets.UTF_8)));
+        }
+        for (int i = 0; i < 40; i++) {
+            assertThat(text(answers.get(i).get(5, TimeUnit.SECONDS))).isEqualTo(
+                    "POST /echo Bearer tok-" + i + " application/json 200 n=" + i);
+        }
+    }
+
+    @Test
+    void nothing_listening_fails_the_request() {
+        Http1Client nowhere = new Http1Client(URI.create("http://127.0.0.1:1"), Duration.ofSeconds(1),
+                Duration.ofSeconds(1), "test-none");
+        try {
+            assertThatThrownBy(() -> nowhere.postJson("/echo", "t", new byte[0]).get(5, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(java.net.ConnectException.class);
+        } finally {
+            nowhere.close();
+        }
+    }
+}
