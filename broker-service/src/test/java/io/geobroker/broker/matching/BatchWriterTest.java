@@ -32,9 +32,4 @@ class BatchWriterTest {
     void no_statements_make_no_batches() {
         assertThat(BatchWriter.chunks(List.<Integer>of(), Integer::intValue, 50)).isEmpty();
     }
-
-    @Test
-    void an_unconfirmed_batch_is_written_again_in_batches_below_the_write_timeout_size() {
-        assertThat(BatchWriter.SPLIT_BATCH_BYTES).isEqualTo(64 * 1024);
-    }
 }
