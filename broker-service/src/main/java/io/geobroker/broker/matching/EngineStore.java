@@ -14,10 +14,13 @@ import io.geobroker.domain.Fill;
 import io.geobroker.domain.OrderType;
 import io.geobroker.domain.Side;
 
+import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -247,12 +250,25 @@ final class EngineStore {
      * partition's update atomically anyway) when they write one.
      */
     void executeBatch(List<BoundStatement> statements, long timestampMicros) {
-        BatchStatement batch = BatchStatement.newInstance(Engine.partitions(statements) == 1 ? BatchType.UNLOGGED : BatchType.LOGGED)
+        BatchStatement batch = BatchStatement.newInstance(partitions(statements) == 1 ? BatchType.UNLOGGED : BatchType.LOGGED)
                 .addAll(statements)
                 .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM)
                 .setQueryTimestamp(timestampMicros)
                 .setIdempotent(true);
         session.execute(batch);
+    }
+
+    /**
+     * The partitions the statements write: Cassandra applies, replicates and acknowledges each as one
+     * mutation, so a batch costs more per partition than per statement. All tables are in one
+     * keyspace, and rows of different tables with the same partition key value share a mutation.
+     */
+    static int partitions(List<BoundStatement> statements) {
+        Set<ByteBuffer> keys = new HashSet<>();
+        for (BoundStatement s : statements) {
+            keys.add(s.getRoutingKey());
+        }
+        return keys.size();
     }
 
     /** Executes statements of one partition as an unlogged batch (atomic within the partition). */

@@ -1,0 +1,185 @@
+package io.geobroker.broker.matching;
+
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.ToIntFunction;
+
+/**
+ * Writes a group's statements until Cassandra confirms them: one atomic batch when it fits, and
+ * through the {@link GroupJournal} otherwise. A group whose batch would pass {@code maxBatchBytes}
+ * (only a single command with very many fills gets there, since groups are capped in statements)
+ * is journalled, then written as consecutive batches with the symbols' progress last, and the
+ * journal is cleared only after the last of them. A batch whose outcome is unknown is written again
+ * (same statements, same timestamp); one over 64 KiB goes through the journal in smaller batches,
+ * since a node too busy to apply it in time would not apply it the second time either. A crash in
+ * between leaves the journal pending, and {@link #replayJournal} completes the group before the
+ * next start rebuilds any state, so every group is all-or-nothing as customers see it.
+ */
+final class BatchWriter {
+
+    /** Logged under the engine's name, like everything the engine thread does. */
+    private static final Logger log = LoggerFactory.getLogger(Engine.class);
+    /**
+     * Largest batch of a group written again after its single batch was not confirmed in time: small
+     * enough for a busy node to apply well within its write timeout.
+     */
+    static final int SPLIT_BATCH_BYTES = 64 * 1024;
+
+    private final EngineStore store;
+    private final GroupJournal journal;
+    private final WriteClock writeClock;
+    private final Retry retry;
+    private final EngineMetrics metrics;
+    private final int maxBatchBytes;
+    private long lastStartNanos = System.nanoTime();
+
+    BatchWriter(EngineStore store, GroupJournal journal, WriteClock writeClock, Retry retry, EngineMetrics metrics,
+                int maxBatchBytes) {
+        this.store = store;
+        this.journal = journal;
+        this.writeClock = writeClock;
+        this.retry = retry;
+        this.metrics = metrics;
+        this.maxBatchBytes = maxBatchBytes;
+    }
+
+    /** When the last group's write started (System.nanoTime()): the commit interval counts from it. */
+    long lastStartNanos() {
+        return lastStartNanos;
+    }
+
+    /** Writes a group, {@code effects} and then the symbols' {@code progress}, all at {@code timestamp}. */
+    void persistGroup(List<BoundStatement> effects, List<BoundStatement> progress, long timestamp) {
+        List<BoundStatement> all = new ArrayList<>(effects);
+        all.addAll(progress);
+        if (all.isEmpty()) {
+            return;
+        }
+        lastStartNanos = System.nanoTime();
+        metrics.groupStatements.record(all.size());
+        metrics.groupPartitions.record(EngineStore.partitions(all));
+        long size = 0;
+        for (BoundStatement s : all) {
+            size += store.sizeOf(s);
+        }
+        if (size <= maxBatchBytes) {
+            if (persistOnce(all, timestamp)) {
+                return;
+            }
+            int splitBytes = Math.min(maxBatchBytes, SPLIT_BATCH_BYTES);
+            if (size <= splitBytes) {
+                persist(all, timestamp);
+                return;
+            }
+            metrics.splitGroups.increment();
+            log.warn("group of {} statements ({} bytes) not confirmed: journalled, then written again in batches "
+                    + "of at most {} bytes", all.size(), size, splitBytes);
+            persistThroughJournal(all, effects, progress, timestamp, splitBytes);
+            return;
+        }
+        metrics.oversizedGroups.increment();
+        log.info("group of {} statements ({} bytes) exceeds {} bytes: journalled, then written in several batches",
+                all.size(), size, maxBatchBytes);
+        persistThroughJournal(all, effects, progress, timestamp, maxBatchBytes);
+    }
+
+    /**
+     * The journal first, then the statements in batches of at most {@code chunkBytes} with the
+     * symbols' progress last, then the journal cleared: all-or-nothing across a crash.
+     */
+    private void persistThroughJournal(List<BoundStatement> all, List<BoundStatement> effects,
+                                       List<BoundStatement> progress, long timestamp, int chunkBytes) {
+        retry.write("writing the journal of a group of " + all.size() + " statements", () -> journal.write(all, timestamp));
+        persistInChunks(effects, progress, timestamp, chunkBytes);
+        long cleared = writeClock.next();
+        retry.write("clearing the journal", () -> journal.clear(cleared));
+    }
+
+    /** Writes statements in consecutive batches of at most {@code chunkBytes}, then {@code last} on its own. */
+    private void persistInChunks(List<BoundStatement> statements, List<BoundStatement> last, long timestamp,
+                                 int chunkBytes) {
+        for (List<BoundStatement> chunk : chunks(statements, store::sizeOf, chunkBytes)) {
+            persist(chunk, timestamp);
+        }
+        if (!last.isEmpty()) {
+            persist(last, timestamp);
+        }
+    }
+
+    /**
+     * Consecutive runs of the items, in order, each at most {@code chunkBytes} in total unless a
+     * single item is larger on its own (it is then a run by itself).
+     */
+    static <T> List<List<T>> chunks(List<T> items, ToIntFunction<T> sizeOf, int chunkBytes) {
+        List<List<T>> chunks = new ArrayList<>();
+        List<T> chunk = new ArrayList<>();
+        long chunkSize = 0;
+        for (T item : items) {
+            int bytes = sizeOf.applyAsInt(item);
+            if (!chunk.isEmpty() && chunkSize + bytes > chunkBytes) {
+                chunks.add(chunk);
+                chunk = new ArrayList<>();
+                chunkSize = 0;
+            }
+            chunk.add(item);
+            chunkSize += bytes;
+        }
+        if (!chunk.isEmpty()) {
+            chunks.add(chunk);
+        }
+        return chunks;
+    }
+
+    /**
+     * Completes a group whose journal a crashed broker left pending: its statements are written
+     * again with the group's own timestamp (absolute values, so what was already applied is written
+     * identically and anything written later still wins), then the journal is cleared.
+     */
+    void replayJournal() {
+        Optional<GroupJournal.Pending> pending = journal.pending();
+        if (pending.isEmpty()) {
+            return;
+        }
+        GroupJournal.Pending group = pending.get();
+        log.warn("applying the journal of an interrupted group: {} statements with write timestamp {}",
+                group.entries().size(), group.timestamp());
+        persistInChunks(journal.bind(group.entries()), List.of(), group.timestamp(), maxBatchBytes);
+        writeClock.advancePast(group.timestamp());
+        long cleared = writeClock.next();
+        retry.write("clearing the journal", () -> journal.clear(cleared));
+    }
+
+    /**
+     * One attempt at a group's batch; false when it failed or its outcome is unknown (a timeout: it
+     * may still be applied, with the same values and timestamp as any later write of the group).
+     */
+    private boolean persistOnce(List<BoundStatement> statements, long timestamp) {
+        long start = System.nanoTime();
+        try {
+            store.executeBatch(statements, timestamp);
+            metrics.persistTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+            return true;
+        } catch (RuntimeException e) {
+            log.warn("group commit of {} statements failed ({})", statements.size(), e.toString());
+            return false;
+        }
+    }
+
+    /** Writes a batch until Cassandra confirms it: the same statements and timestamp every time. */
+    private void persist(List<BoundStatement> statements, long timestamp) {
+        long start = System.nanoTime();
+        retry.write("group commit of " + statements.size() + " statements", () -> store.executeBatch(statements, timestamp));
+        metrics.persistTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+    }
+
+    /** Writes statements of one partition (a generation's open orders, a symbol's state) until confirmed. */
+    void persistPartition(List<BoundStatement> statements, long timestamp) {
+        retry.write("writing " + statements.size() + " open orders", () -> store.executePartitionBatch(statements, timestamp));
+    }
+}

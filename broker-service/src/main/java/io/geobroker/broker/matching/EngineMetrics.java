@@ -1,0 +1,74 @@
+package io.geobroker.broker.matching;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+import java.util.function.IntSupplier;
+
+/** The engine's meters, registered once; the names are those the Grafana dashboard queries. */
+final class EngineMetrics {
+
+    private final MeterRegistry meters;
+    final Timer tickerToFill;
+    final Timer consumeTimer;
+    final Timer matchTimer;
+    final Timer persistTimer;
+    final Timer publishTimer;
+    final Counter replays;
+    final Counter oversizedGroups;
+    final Counter splitGroups;
+    final Counter accountRereads;
+    final DistributionSummary groupStatements;
+    final DistributionSummary groupPartitions;
+    final Timer inboxLag;
+
+    EngineMetrics(MeterRegistry meters) {
+        this.meters = meters;
+        tickerToFill = Timer.builder("geobroker.ticker.to.fill")
+                .description("Exchange time of the ticker that filled a waiting (limit or stop) order to the fill being durable")
+                .publishPercentileHistogram().register(meters);
+        consumeTimer = stage("consume");
+        matchTimer = stage("match");
+        persistTimer = stage("persist");
+        publishTimer = stage("publish");
+        replays = Counter.builder("geobroker.tickers.replayed")
+                .description("Tickers at or below the durable sequence, which fill nothing").register(meters);
+        oversizedGroups = Counter.builder("geobroker.engine.oversized.groups")
+                .description("Groups too large for one batch, written in several").register(meters);
+        splitGroups = Counter.builder("geobroker.engine.split.groups")
+                .description("Groups whose batch was not confirmed in time, written again in smaller batches")
+                .register(meters);
+        groupStatements = DistributionSummary.builder("geobroker.engine.group.statements")
+                .description("CQL statements one group commit writes").register(meters);
+        groupPartitions = DistributionSummary.builder("geobroker.engine.group.partitions")
+                .description("Partitions (Cassandra mutations) one group commit writes").register(meters);
+        accountRereads = Counter.builder("geobroker.engine.account.rereads")
+                .description("Reads of a cash account or holding not answered by Cassandra, made again")
+                .register(meters);
+        inboxLag = Timer.builder("geobroker.inbox.accept.lag")
+                .description("Placement in another region to the order being matchable here (replication, inbox poll, queue)")
+                .publishPercentileHistogram().register(meters);
+    }
+
+    /** The gauge of resting orders, read from the order life cycle once it exists. */
+    void registerResting(IntSupplier resting) {
+        Gauge.builder("geobroker.orders.resting", resting::getAsInt)
+                .description("Orders resting in the books of this region").register(meters);
+    }
+
+    private Timer stage(String name) {
+        return Timer.builder("geobroker.engine.stage").tag("stage", name)
+                .description("Time spent per engine stage").publishPercentileHistogram().register(meters);
+    }
+
+    void placed(String type, String side) {
+        meters.counter("geobroker.orders.placed", "type", type, "side", side).increment();
+    }
+
+    void rejected(String reason) {
+        meters.counter("geobroker.orders.rejected", "reason", reason).increment();
+    }
+}

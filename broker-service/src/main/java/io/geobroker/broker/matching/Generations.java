@@ -1,0 +1,140 @@
+package io.geobroker.broker.matching;
+
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import io.geobroker.domain.OrderStatus;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Keeps every read of a symbol's open orders below {@code deletionsPerGeneration} row tombstones:
+ * a symbol whose current open_orders partition would reach that many deletions with the group being
+ * committed moves to a fresh partition as part of the group, so a group that fills thousands of
+ * orders never leaves them as tombstones in the partition a restart reads.
+ *
+ * <p>Before the group is written, the next partition is cleared (one partition tombstone, in case
+ * an interrupted earlier move left rows there) and the orders resting after the group are copied
+ * in; nothing reads it yet. The group itself then switches symbol_state to it and drops the old
+ * partition whole, atomically with its fills: a crash before that leaves the old partition in use
+ * and the copy unused.
+ */
+final class Generations {
+
+    /** Logged under the engine's name, like everything the engine thread does. */
+    private static final Logger log = LoggerFactory.getLogger(Engine.class);
+    private static final int COPY_BATCH = 50;
+
+    private final EngineStore store;
+    private final BatchWriter writer;
+    private final WriteClock writeClock;
+    private final Map<String, SymbolState> symbols;
+    private final int deletionsPerGeneration;
+
+    Generations(EngineStore store, BatchWriter writer, WriteClock writeClock, Map<String, SymbolState> symbols,
+                int deletionsPerGeneration) {
+        this.store = store;
+        this.writer = writer;
+        this.writeClock = writeClock;
+        this.symbols = symbols;
+        this.deletionsPerGeneration = deletionsPerGeneration;
+    }
+
+    /** Whether the order has a row in open_orders once the group is written (it rests in a book). */
+    static boolean rests(OrderState o) {
+        return o.isLive() && o.status != OrderStatus.PENDING;
+    }
+
+    /**
+     * Moves the symbols that must move before the group is written.
+     *
+     * @return the symbols moved, each with the generation the group drops
+     */
+    Map<SymbolState, Integer> moveBeforeTombstonesPileUp(Collection<OrderState> groupOrders) {
+        Map<SymbolState, Integer> moved = new HashMap<>();
+        deletions(groupOrders, symbols).forEach((s, count) -> {
+            if (mustMove(s, count, deletionsPerGeneration)) {
+                moved.put(s, s.generation);
+                copyToNextGeneration(s);
+            }
+        });
+        return moved;
+    }
+
+    /** Per symbol, the rows of its current open_orders partition the group's orders delete. */
+    static Map<SymbolState, Integer> deletions(Collection<OrderState> groupOrders, Map<String, SymbolState> symbols) {
+        Map<SymbolState, Integer> deletions = new HashMap<>();
+        for (OrderState o : groupOrders) {
+            SymbolState s = symbols.get(o.symbol);
+            if (!rests(o) && o.persistedGeneration >= 0 && o.persistedGeneration == s.generation) {
+                deletions.merge(s, 1, Integer::sum);
+            }
+        }
+        return deletions;
+    }
+
+    /** Whether {@code groupDeletions} more would bring the symbol's partition to the limit. */
+    static boolean mustMove(SymbolState s, int groupDeletions, int deletionsPerGeneration) {
+        return s.deletions + groupDeletions >= deletionsPerGeneration;
+    }
+
+    /**
+     * The group's open_orders statements for one of its orders: a row in the current generation
+     * for an order that rests there without one, a row deleted for one that leaves (unless its whole
+     * partition is dropped with this group), counting the deletion against the current partition.
+     */
+    void openOrderChanges(OrderState o, Map<SymbolState, Integer> moved, List<BoundStatement> statements,
+                          Group group) {
+        SymbolState s = symbols.get(o.symbol);
+        if (rests(o)) {
+            if (o.persistedGeneration != s.generation) {
+                statements.add(store.openOrder(o, s.generation));
+                o.persistedGeneration = s.generation;
+            }
+        } else if (o.persistedGeneration >= 0) {
+            Integer dropped = moved.get(s);
+            if (dropped == null || o.persistedGeneration != dropped) {
+                statements.add(store.deleteOpenOrder(o.symbol, o.persistedGeneration, o.id));
+            }
+            if (o.persistedGeneration == s.generation) {
+                s.deletions++;
+                group.symbols.add(s);
+            }
+            o.persistedGeneration = -1;
+        }
+    }
+
+    /** Drops the partitions of the symbols moved, in the group's own write. */
+    void dropMoved(Map<SymbolState, Integer> moved, List<BoundStatement> statements, Group group) {
+        moved.forEach((s, dropped) -> {
+            statements.add(store.deleteOpenPartition(s.symbol(), dropped));
+            group.symbols.add(s);
+        });
+    }
+
+    private void copyToNextGeneration(SymbolState s) {
+        int next = s.generation + 1;
+        writer.persistPartition(List.of(store.deleteOpenPartition(s.symbol(), next)), writeClock.next());
+        List<BoundStatement> chunk = new ArrayList<>();
+        for (OrderState o : s.book.orders()) {
+            chunk.add(store.openOrder(o, next));
+            if (chunk.size() == COPY_BATCH) {
+                writer.persistPartition(chunk, writeClock.next());
+                chunk = new ArrayList<>();
+            }
+        }
+        if (!chunk.isEmpty()) {
+            writer.persistPartition(chunk, writeClock.next());
+        }
+        s.generation = next;
+        s.deletions = 0;
+        for (OrderState o : s.book.orders()) {
+            o.persistedGeneration = next;
+        }
+        log.debug("{} moves to open_orders generation {} with {} resting orders", s.symbol(), next, s.book.size());
+    }
+}

@@ -1,0 +1,116 @@
+package io.geobroker.broker.matching;
+
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import io.geobroker.broker.fill.FillPublisher;
+import io.geobroker.broker.routing.OrderInbox;
+import io.geobroker.domain.Fill;
+import io.geobroker.domain.OrderType;
+import io.geobroker.domain.WallClock;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Makes the group being built durable and then lets the world see it: the group's absolute rows
+ * (each once, with its final values, open_orders by {@link Generations}, the symbols' progress
+ * last) are written by the {@link BatchWriter} at the group's timestamp; only then are its REST
+ * calls answered, its fills handed to Kafka and, once Kafka has acknowledged them, its ticker
+ * offsets released ({@link InFlight}).
+ */
+final class GroupCommit {
+
+    private final Group group;
+    private final Map<String, SymbolState> symbols;
+    private final EngineStore store;
+    private final Generations generations;
+    private final BatchWriter writer;
+    private final FillPublisher publisher;
+    private final InFlight inFlight;
+    private final EngineMetrics metrics;
+    private final String region;
+
+    GroupCommit(Group group, Map<String, SymbolState> symbols, EngineStore store, Generations generations,
+                BatchWriter writer, FillPublisher publisher, InFlight inFlight, EngineMetrics metrics, String region) {
+        this.group = group;
+        this.symbols = symbols;
+        this.store = store;
+        this.generations = generations;
+        this.writer = writer;
+        this.publisher = publisher;
+        this.inFlight = inFlight;
+        this.metrics = metrics;
+        this.region = region;
+    }
+
+    void commit() {
+        long timestamp = group.timestampMicros();
+        List<BoundStatement> statements = new ArrayList<>();
+        Map<SymbolState, Integer> moved = generations.moveBeforeTombstonesPileUp(group.orders.values());
+        for (OrderState o : group.orders.values()) {
+            statements.addAll(store.order(o));
+            o.rowWritten = true;
+            generations.openOrderChanges(o, moved, statements, group);
+        }
+        generations.dropMoved(moved, statements, group);
+        for (CashAccount c : group.cash) {
+            statements.add(store.cash(c));
+        }
+        for (Holding h : group.holdings) {
+            statements.add(store.holding(h));
+        }
+        statements.addAll(group.transactions);
+        for (OrderInbox.Entry e : group.inbox) {
+            statements.add(store.processed(e));
+        }
+        for (EngineStore.FillRow f : group.fills) {
+            statements.add(store.fill(f));
+        }
+        group.fillSymbols.forEach((s, first) -> s.lastGroupFirstSequence = lastGroupFirstSequence(
+                first, inFlight.firstSequence(s)));
+        List<BoundStatement> progress = new ArrayList<>();
+        for (SymbolState s : group.symbols) {
+            progress.add(store.symbolState(s));
+        }
+        writer.persistGroup(statements, progress, timestamp);
+        long persistedNanos = System.nanoTime();
+        for (SymbolState s : group.symbols) {
+            s.persistedQuoteSequence = s.quoteSequence;
+            s.persistedAtNanos = persistedNanos;
+            if (s.lastHeld != null) {
+                group.offsets.add(s.lastHeld);
+            }
+            s.release();
+        }
+        long durableMicros = WallClock.nowMicros();
+        group.durableMicros = durableMicros;
+
+        List<Fill> fills = new ArrayList<>(group.fills.size());
+        for (EngineStore.FillRow f : group.fills) {
+            fills.add(EngineStore.toFill(f, symbols.get(f.symbol()).info.exchange(), region, durableMicros));
+            if (f.orderType() != OrderType.MARKET) {
+                // a market order fills when placed, at a quote that may be older than the order
+                metrics.tickerToFill.record(Math.max(0, durableMicros - f.tickerExchangeTimeMicros()), TimeUnit.MICROSECONDS);
+            }
+        }
+        for (Runnable completion : group.completions) {
+            completion.run();
+        }
+        inFlight.await();
+        inFlight.hand(publisher.send(fills), new HashMap<>(group.fillSymbols), new ArrayList<>(group.offsets),
+                new ArrayList<>(group.skipped));
+        group.clear();
+    }
+
+    /**
+     * The first ticker sequence whose fills may be missing from Kafka after a crash, for a symbol
+     * this group fills from {@code first} on: the group in flight's, while it has fills of the symbol
+     * Kafka has not acknowledged ({@code inFlightFirst}, else null), since a restart must publish
+     * those again too.
+     */
+    static long lastGroupFirstSequence(long first, Long inFlightFirst) {
+        return inFlightFirst != null ? inFlightFirst : first;
+    }
+}
