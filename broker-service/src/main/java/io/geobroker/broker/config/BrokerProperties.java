@@ -42,7 +42,12 @@ public record BrokerProperties(
             @DefaultValue("0") int lingerMs,
             /* Most records one poll returns: larger polls amortise overhead, smaller keeps the engine
                queue shallow and latency even. */
-            @DefaultValue("500") int maxPollRecords) {
+            @DefaultValue("500") int maxPollRecords,
+            /* Least time between two commits of the ticker offsets the engine has made durable. Every
+               commit is a request and a write to __consumer_offsets; a later commit covers the earlier
+               offsets, and tickers after the committed offset are read again after a restart and
+               recognised as replays, so a longer interval only means more of them are read again. */
+            @DefaultValue("250ms") Duration offsetCommitInterval) {
     }
 
     /** The single-threaded engine and its group commit. */
@@ -58,7 +63,7 @@ public record BrokerProperties(
                batch_size_fail_threshold (50 KiB by default). A group above it (a ticker with very
                many fills) is written in several batches and loses its atomicity. */
             @DefaultValue("40960") int maxBatchBytes,
-            /* Row deletions in one open_orders partition before the symbol moves to a new generation.
+            /* Row deletions in one generation of a symbol's resting orders before it moves to the next.
                Lower keeps start-up reads cleaner of tombstones but copies the live orders more often. */
             @DefaultValue("100") int deletionsPerGeneration,
             /* Commands that may wait for the engine. A full queue blocks the ticker consumer and makes

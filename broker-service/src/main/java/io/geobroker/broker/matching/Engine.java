@@ -49,7 +49,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Exactly once: a ticker at or below the symbol's durable {@code last_ticker_sequence} is a
  * replay and fills nothing. Fills of the last two durable groups may not have reached Kafka before
- * a crash; at start the engine publishes them again from {@code fills_by_ticker} (same fill ids).
+ * a crash; at start the engine publishes them again from {@code symbol_fills} (same fill ids).
  *
  * <p>This class is the engine's thread: the queue other threads put commands in, the loop that
  * takes them into a {@link Group} and dispatches each, and the timers of expiry and quote writes.

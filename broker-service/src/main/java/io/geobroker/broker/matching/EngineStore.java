@@ -39,11 +39,11 @@ final class EngineStore {
     record QuoteRow(long price, long volume, long sequence, long exchangeTimeMicros, Instant updatedAt) {
     }
 
-    /** One row of open_orders: an order resting on a symbol. */
+    /** One row of symbol_orders (open_orders before schema V007): an order resting on a symbol. */
     record OpenRow(UUID orderId, String customerId, long sequence) {
     }
 
-    /** One row of fills_by_ticker. */
+    /** One row of symbol_fills (fills_by_ticker before schema V007). */
     record FillRow(String symbol, long tickerSequence, UUID fillId, UUID orderId, String customerId, Side side,
                    OrderType orderType, long price, long quantity, String currency, long tickerExchangeTimeMicros,
                    long durableTimeMicros) {
@@ -54,20 +54,25 @@ final class EngineStore {
     private final PreparedStatement selectSymbolState;
     private final PreparedStatement selectLegacyQuote;
     private final PreparedStatement selectOpenOrders;
+    private final PreparedStatement selectLegacyOpenOrders;
+    private final PreparedStatement deleteLegacyOpenOrders;
     private final PreparedStatement selectCash;
     private final PreparedStatement selectHolding;
     private final PreparedStatement selectFills;
+    private final PreparedStatement selectLegacyFills;
     private final PreparedStatement insertOrder;
     private final PreparedStatement insertOrderByCustomer;
     private final PreparedStatement updateOrder;
     private final PreparedStatement insertOpenOrder;
     private final PreparedStatement deleteOpenOrder;
-    private final PreparedStatement deleteOpenPartition;
+    private final PreparedStatement deleteGeneration;
+    private final PreparedStatement deleteGenerationsThrough;
     private final PreparedStatement insertSymbolState;
     private final PreparedStatement insertCash;
     private final PreparedStatement insertHolding;
     private final PreparedStatement insertTransaction;
     private final PreparedStatement insertFill;
+    private final PreparedStatement deleteFillsBefore;
     private final PreparedStatement markProcessed;
 
     EngineStore(CqlSession session, OrderDao orders) {
@@ -78,22 +83,27 @@ final class EngineStore {
                 + "quote_updated_at FROM symbol_state WHERE symbol = ?");
         selectLegacyQuote = session.prepare("SELECT price, volume, sequence, exchange_time_micros, updated_at "
                 + "FROM quotes WHERE symbol = ?");
-        selectOpenOrders = session.prepare("SELECT order_id, customer_id, sequence FROM open_orders "
+        selectOpenOrders = session.prepare("SELECT order_id, customer_id, sequence FROM symbol_orders "
                 + "WHERE symbol = ? AND generation = ?");
+        selectLegacyOpenOrders = session.prepare("SELECT * FROM open_orders WHERE symbol = ? AND generation = ?");
+        deleteLegacyOpenOrders = session.prepare("DELETE FROM open_orders WHERE symbol = ? AND generation = ?");
         selectCash = session.prepare("SELECT available, reserved FROM cash WHERE customer_id = ? AND currency = ?");
         selectHolding = session.prepare("SELECT available, reserved FROM holdings WHERE customer_id = ? AND symbol = ?");
-        selectFills = session.prepare("SELECT * FROM fills_by_ticker WHERE symbol = ? AND ticker_sequence = ?");
+        selectFills = session.prepare("SELECT * FROM symbol_fills WHERE symbol = ? AND ticker_sequence >= ? "
+                + "AND ticker_sequence <= ?");
+        selectLegacyFills = session.prepare("SELECT * FROM fills_by_ticker WHERE symbol = ? AND ticker_sequence = ?");
         insertOrder = session.prepare("INSERT INTO customer_orders (" + OrderDao.ORDER_COLUMNS + ") VALUES ("
                 + "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         insertOrderByCustomer = session.prepare("INSERT INTO orders_by_customer (customer_id, placed_at, order_id, "
                 + "symbol, side, order_type, quantity) VALUES (?, ?, ?, ?, ?, ?, ?)");
         updateOrder = session.prepare("UPDATE customer_orders SET triggered = ?, status = ?, filled_quantity = ?, "
                 + "filled_notional = ?, reserved = ?, reject_reason = ?, updated_at = ? WHERE customer_id = ? AND order_id = ?");
-        insertOpenOrder = session.prepare("INSERT INTO open_orders (symbol, generation, order_id, customer_id, side, "
+        insertOpenOrder = session.prepare("INSERT INTO symbol_orders (symbol, generation, order_id, customer_id, side, "
                 + "order_type, time_in_force, all_or_none, limit_price, stop_price, triggered, remaining, placed_at, "
                 + "sequence, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-        deleteOpenOrder = session.prepare("DELETE FROM open_orders WHERE symbol = ? AND generation = ? AND order_id = ?");
-        deleteOpenPartition = session.prepare("DELETE FROM open_orders WHERE symbol = ? AND generation = ?");
+        deleteOpenOrder = session.prepare("DELETE FROM symbol_orders WHERE symbol = ? AND generation = ? AND order_id = ?");
+        deleteGeneration = session.prepare("DELETE FROM symbol_orders WHERE symbol = ? AND generation = ?");
+        deleteGenerationsThrough = session.prepare("DELETE FROM symbol_orders WHERE symbol = ? AND generation <= ?");
         insertSymbolState = session.prepare("INSERT INTO symbol_state (symbol, generation, deletions, "
                 + "last_ticker_sequence, next_order_sequence, last_group_first_sequence, quote_price, quote_volume, "
                 + "quote_sequence, quote_exchange_time_micros, quote_updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
@@ -101,9 +111,10 @@ final class EngineStore {
         insertHolding = session.prepare("INSERT INTO holdings (customer_id, symbol, available, reserved) VALUES (?, ?, ?, ?)");
         insertTransaction = session.prepare("INSERT INTO transactions (customer_id, txn_time, txn_id, kind, currency, "
                 + "amount, symbol, quantity, price, order_id, region) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-        insertFill = session.prepare("INSERT INTO fills_by_ticker (symbol, ticker_sequence, fill_id, order_id, "
+        insertFill = session.prepare("INSERT INTO symbol_fills (symbol, ticker_sequence, fill_id, order_id, "
                 + "customer_id, side, order_type, price, quantity, currency, ticker_exchange_time_micros, "
                 + "durable_time_micros) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        deleteFillsBefore = session.prepare("DELETE FROM symbol_fills WHERE symbol = ? AND ticker_sequence < ?");
         markProcessed = session.prepare("UPDATE order_inbox SET processed = true "
                 + "WHERE home_region = ? AND minute = ? AND placed_at = ? AND order_id = ?");
     }
@@ -139,6 +150,25 @@ final class EngineStore {
         return rows;
     }
 
+    /**
+     * The rows a broker before schema V007 left in open_orders for the symbol's generation, as
+     * statements that write them into symbol_orders (with the same values).
+     */
+    List<BoundStatement> legacyOpenOrders(String symbol, int generation) {
+        List<BoundStatement> rows = new ArrayList<>();
+        for (Row r : session.execute(selectLegacyOpenOrders.bind(symbol, generation))) {
+            rows.add(insertOpenOrder.bind(symbol, generation, r.getUuid("order_id"), r.getString("customer_id"),
+                    r.getString("side"), r.getString("order_type"), r.getString("time_in_force"),
+                    r.isNull("all_or_none") ? null : r.getBoolean("all_or_none"),
+                    r.isNull("limit_price") ? null : r.getLong("limit_price"),
+                    r.isNull("stop_price") ? null : r.getLong("stop_price"),
+                    r.isNull("triggered") ? null : r.getBoolean("triggered"),
+                    r.isNull("remaining") ? null : r.getLong("remaining"), r.getInstant("placed_at"),
+                    r.getLong("sequence"), r.getInstant("expires_at")));
+        }
+        return rows;
+    }
+
     Optional<OrderDao.Found> order(String customerId, UUID orderId) {
         return orders.locate(customerId, orderId);
     }
@@ -155,15 +185,34 @@ final class EngineStore {
                 : new Holding(customerId, symbol, r.getLong("available"), r.getLong("reserved"));
     }
 
-    List<FillRow> fills(String symbol, long tickerSequence) {
+    /** Deletes the open_orders partition of a generation once its rows are copied into symbol_orders. */
+    BoundStatement deleteLegacyOpenOrders(String symbol, int generation) {
+        return deleteLegacyOpenOrders.bind(symbol, generation);
+    }
+
+    /** The fills of the symbol's tickers {@code first} to {@code last}, in ticker order. */
+    List<FillRow> fills(String symbol, long first, long last) {
         List<FillRow> fills = new ArrayList<>();
-        for (Row r : session.execute(selectFills.bind(symbol, tickerSequence))) {
-            fills.add(new FillRow(symbol, tickerSequence, r.getUuid("fill_id"), r.getUuid("order_id"),
-                    r.getString("customer_id"), Side.valueOf(r.getString("side")),
-                    OrderType.valueOf(r.getString("order_type")), r.getLong("price"), r.getLong("quantity"),
-                    r.getString("currency"), r.getLong("ticker_exchange_time_micros"), r.getLong("durable_time_micros")));
+        for (Row r : session.execute(selectFills.bind(symbol, first, last))) {
+            fills.add(fillRow(symbol, r.getLong("ticker_sequence"), r));
         }
         return fills;
+    }
+
+    /** The fills a broker before schema V007 wrote to fills_by_ticker for one ticker of the symbol. */
+    List<FillRow> legacyFills(String symbol, long tickerSequence) {
+        List<FillRow> fills = new ArrayList<>();
+        for (Row r : session.execute(selectLegacyFills.bind(symbol, tickerSequence))) {
+            fills.add(fillRow(symbol, tickerSequence, r));
+        }
+        return fills;
+    }
+
+    private static FillRow fillRow(String symbol, long tickerSequence, Row r) {
+        return new FillRow(symbol, tickerSequence, r.getUuid("fill_id"), r.getUuid("order_id"),
+                r.getString("customer_id"), Side.valueOf(r.getString("side")),
+                OrderType.valueOf(r.getString("order_type")), r.getLong("price"), r.getLong("quantity"),
+                r.getString("currency"), r.getLong("ticker_exchange_time_micros"), r.getLong("durable_time_micros"));
     }
 
     // ---- writes (bound statements for one batch)
@@ -199,8 +248,17 @@ final class EngineStore {
         return deleteOpenOrder.bind(symbol, generation, orderId);
     }
 
-    BoundStatement deleteOpenPartition(String symbol, int generation) {
-        return deleteOpenPartition.bind(symbol, generation);
+    /** Deletes one generation of the symbol's resting orders (one range tombstone). */
+    BoundStatement deleteGeneration(String symbol, int generation) {
+        return deleteGeneration.bind(symbol, generation);
+    }
+
+    /**
+     * Deletes the symbol's generations up to {@code generation}: one range tombstone, which covers
+     * the one the previous move left, so they do not pile up in the partition.
+     */
+    BoundStatement deleteGenerationsThrough(String symbol, int generation) {
+        return deleteGenerationsThrough.bind(symbol, generation);
     }
 
     /** The symbol's progress and latest quote; the quote's columns are left unset (not null) while it has none. */
@@ -233,6 +291,14 @@ final class EngineStore {
         return insertFill.bind(f.symbol(), f.tickerSequence(), f.fillId(), f.orderId(), f.customerId(), f.side().name(),
                 f.orderType().name(), f.price(), f.quantity(), f.currency(), f.tickerExchangeTimeMicros(),
                 f.durableTimeMicros());
+    }
+
+    /**
+     * Deletes the symbol's fills below {@code tickerSequence} (one range deletion, in the symbol's
+     * partition): a restart republishes only fills from its last_group_first_sequence on.
+     */
+    BoundStatement deleteFillsBefore(String symbol, long tickerSequence) {
+        return deleteFillsBefore.bind(symbol, tickerSequence);
     }
 
     BoundStatement processed(OrderInbox.Entry e) {

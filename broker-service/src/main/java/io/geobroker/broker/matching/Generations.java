@@ -13,15 +13,17 @@ import java.util.Map;
 
 /**
  * Keeps every read of a symbol's open orders below {@code deletionsPerGeneration} row tombstones:
- * a symbol whose current open_orders partition would reach that many deletions with the group being
- * committed moves to a fresh partition as part of the group, so a group that fills thousands of
- * orders never leaves them as tombstones in the partition a restart reads.
+ * a symbol's resting orders live in one generation of its symbol_orders partition (the first
+ * clustering column), and a symbol whose current generation would reach that many deletions with
+ * the group being committed moves to a fresh generation as part of the group, so a group that fills
+ * thousands of orders never leaves them as tombstones in the slice a restart reads.
  *
- * <p>Before the group is written, the next partition is cleared (one partition tombstone, in case
- * an interrupted earlier move left rows there) and the orders resting after the group are copied
- * in; nothing reads it yet. The group itself then switches symbol_state to it and drops the old
- * partition whole, atomically with its fills: a crash before that leaves the old partition in use
- * and the copy unused.
+ * <p>Before the group is written, the orders resting after the group are copied into the next
+ * generation (cleared first only if an interrupted earlier move left rows there); nothing reads it
+ * yet. The group itself then switches symbol_state to it and deletes every older generation with one
+ * range deletion, atomically with its fills: a crash before that leaves the old generation in use
+ * and the copy unused. Each such deletion covers the previous one, so the partition keeps one range
+ * tombstone, below the slice that is read.
  */
 final class Generations {
 
@@ -44,7 +46,7 @@ final class Generations {
         this.deletionsPerGeneration = deletionsPerGeneration;
     }
 
-    /** Whether the order has a row in open_orders once the group is written (it rests in a book). */
+    /** Whether the order has a row in symbol_orders once the group is written (it rests in a book). */
     static boolean rests(OrderState o) {
         return o.isLive() && o.status != OrderStatus.PENDING;
     }
@@ -65,7 +67,7 @@ final class Generations {
         return moved;
     }
 
-    /** Per symbol, the rows of its current open_orders partition the group's orders delete. */
+    /** Per symbol, the rows of its current generation the group's orders delete. */
     static Map<SymbolState, Integer> deletions(Collection<OrderState> groupOrders, Map<String, SymbolState> symbols) {
         Map<SymbolState, Integer> deletions = new HashMap<>();
         for (OrderState o : groupOrders) {
@@ -77,15 +79,15 @@ final class Generations {
         return deletions;
     }
 
-    /** Whether {@code groupDeletions} more would bring the symbol's partition to the limit. */
+    /** Whether {@code groupDeletions} more would bring the symbol's current generation to the limit. */
     static boolean mustMove(SymbolState s, int groupDeletions, int deletionsPerGeneration) {
         return s.deletions + groupDeletions >= deletionsPerGeneration;
     }
 
     /**
-     * The group's open_orders statements for one of its orders: a row in the current generation
+     * The group's symbol_orders statements for one of its orders: a row in the current generation
      * for an order that rests there without one, a row deleted for one that leaves (unless its whole
-     * partition is dropped with this group), counting the deletion against the current partition.
+     * generation is dropped with this group), counting the deletion against the current generation.
      */
     void openOrderChanges(OrderState o, Map<SymbolState, Integer> moved, List<BoundStatement> statements,
                           Group group) {
@@ -108,17 +110,20 @@ final class Generations {
         }
     }
 
-    /** Drops the partitions of the symbols moved, in the group's own write. */
+    /** Drops the generations the symbols moved from (and all before them), in the group's own write. */
     void dropMoved(Map<SymbolState, Integer> moved, List<BoundStatement> statements, Group group) {
         moved.forEach((s, dropped) -> {
-            statements.add(store.deleteOpenPartition(s.symbol(), dropped));
+            statements.add(store.deleteGenerationsThrough(s.symbol(), dropped));
             group.symbols.add(s);
         });
     }
 
     private void copyToNextGeneration(SymbolState s) {
         int next = s.generation + 1;
-        writer.persistPartition(List.of(store.deleteOpenPartition(s.symbol(), next)), writeClock.next());
+        if (!store.openOrders(s.symbol(), next).isEmpty()) {
+            // left by a move a crash interrupted: those rows may be of orders that have left the book since
+            writer.persistPartition(List.of(store.deleteGeneration(s.symbol(), next)), writeClock.next());
+        }
         List<BoundStatement> chunk = new ArrayList<>();
         for (OrderState o : s.book.orders()) {
             chunk.add(store.openOrder(o, next));
@@ -135,6 +140,6 @@ final class Generations {
         for (OrderState o : s.book.orders()) {
             o.persistedGeneration = next;
         }
-        log.debug("{} moves to open_orders generation {} with {} resting orders", s.symbol(), next, s.book.size());
+        log.debug("{} moves to symbol_orders generation {} with {} resting orders", s.symbol(), next, s.book.size());
     }
 }

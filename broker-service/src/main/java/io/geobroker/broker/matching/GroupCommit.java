@@ -15,8 +15,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Makes the group being built durable and then lets the world see it: the group's absolute rows
- * (each once, with its final values, open_orders by {@link Generations}, the symbols' progress
- * last) are written by the {@link BatchWriter} at the group's timestamp; only then are its REST
+ * (each once, with its final values, symbol_orders by {@link Generations}, the symbols' progress
+ * and the deletion of their fills a restart no longer needs last) are written by the {@link BatchWriter} at the group's timestamp; only then are its REST
  * calls answered, its fills handed to Kafka and, once Kafka has acknowledged them, its ticker
  * offsets released ({@link InFlight}).
  */
@@ -73,6 +73,10 @@ final class GroupCommit {
         List<BoundStatement> progress = new ArrayList<>();
         for (SymbolState s : group.symbols) {
             progress.add(store.symbolState(s));
+        }
+        for (SymbolState s : group.fillSymbols.keySet()) {
+            // in the symbol's partition, with the progress that moves the republish point past them
+            progress.add(store.deleteFillsBefore(s.symbol(), s.lastGroupFirstSequence));
         }
         writer.persistGroup(statements, progress, timestamp);
         long persistedNanos = System.nanoTime();

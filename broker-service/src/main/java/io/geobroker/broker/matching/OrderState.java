@@ -51,7 +51,7 @@ final class OrderState {
      * its PENDING row), so this engine does not write it again.
      */
     boolean listedWherePlaced;
-    /** The open_orders generation holding this order's row, or -1 when it has none. */
+    /** The symbol_orders generation holding this order's row, or -1 when it has none. */
     int persistedGeneration = -1;
 
     OrderState(UUID id, String customerId, String clientOrderId, String symbol, String exchange, String currency,

@@ -1,5 +1,6 @@
 package io.geobroker.broker.matching;
 
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import io.geobroker.broker.fill.FillPublisher;
 import io.geobroker.broker.order.Order;
 import io.geobroker.domain.Fill;
@@ -15,7 +16,7 @@ import java.util.Optional;
 /**
  * Rebuilds the engine's state at start, before it applies any command: a group a crash left in the
  * journal is completed first; then per owned symbol its progress, generation and latest quote are
- * read from symbol_state, each open order of its current open_orders generation is put back in its
+ * read from symbol_state, each open order of its current generation in symbol_orders is put back in its
  * book, and the fills of the last two durable groups, which may not have reached Kafka, are
  * published again (same ids).
  */
@@ -23,6 +24,7 @@ final class Recovery {
 
     /** Logged under the engine's name, like everything the engine thread does. */
     private static final Logger log = LoggerFactory.getLogger(Engine.class);
+    private static final int COPY_BATCH = 50;
 
     private final EngineStore store;
     private final BatchWriter writer;
@@ -56,7 +58,7 @@ final class Recovery {
             } else {
                 store.legacyQuote(s.symbol()).ifPresent(q -> copyLegacyQuote(s, q));
             }
-            for (EngineStore.OpenRow row : store.openOrders(s.symbol(), s.generation)) {
+            for (EngineStore.OpenRow row : openOrders(s)) {
                 store.order(row.customerId(), row.orderId()).filter(f -> !f.order().status().isTerminal()).ifPresent(f -> {
                     Order o = f.order();
                     OrderState state = OrderState.restore(o, bookLimitOf(o), row.sequence());
@@ -70,16 +72,53 @@ final class Recovery {
                 });
             }
             if (s.lastGroupFirstSequence >= 0) {
-                for (long seq = s.lastGroupFirstSequence; seq <= lastSequenceToRepublish(s); seq++) {
-                    for (EngineStore.FillRow f : store.fills(s.symbol(), seq)) {
-                        republish.add(EngineStore.toFill(f, s.info.exchange(), region, f.durableTimeMicros()));
-                    }
+                for (EngineStore.FillRow f : lastGroupsFills(s)) {
+                    republish.add(EngineStore.toFill(f, s.info.exchange(), region, f.durableTimeMicros()));
                 }
             }
         }
         publisher.publish(republish);
         log.info("engine state rebuilt: {} symbols, {} resting orders, {} fill(s) of the last group published again, in {} ms",
                 symbols.size(), orders.resting(), republish.size(), (System.nanoTime() - start) / 1_000_000);
+    }
+
+    /**
+     * The symbol's resting orders in its current generation; when symbol_orders holds none, those a
+     * broker before schema V007 left in open_orders, copied into symbol_orders first.
+     */
+    private List<EngineStore.OpenRow> openOrders(SymbolState s) {
+        List<EngineStore.OpenRow> rows = store.openOrders(s.symbol(), s.generation);
+        if (!rows.isEmpty()) {
+            return rows;
+        }
+        List<BoundStatement> legacy = store.legacyOpenOrders(s.symbol(), s.generation);
+        if (legacy.isEmpty()) {
+            return rows;
+        }
+        for (int from = 0; from < legacy.size(); from += COPY_BATCH) {
+            writer.persistPartition(legacy.subList(from, Math.min(legacy.size(), from + COPY_BATCH)), writeClock.next());
+        }
+        // once: a later start whose generation is empty must not copy orders that have left the book since
+        writer.persistPartition(List.of(store.deleteLegacyOpenOrders(s.symbol(), s.generation)), writeClock.next());
+        log.info("{}: {} resting orders of generation {} copied from open_orders into symbol_orders", s.symbol(),
+                legacy.size(), s.generation);
+        return store.openOrders(s.symbol(), s.generation);
+    }
+
+    /**
+     * The fills of the symbol's last two durable groups; when symbol_fills holds none, those a broker
+     * before schema V007 wrote to fills_by_ticker, one ticker at a time.
+     */
+    private List<EngineStore.FillRow> lastGroupsFills(SymbolState s) {
+        long last = lastSequenceToRepublish(s);
+        List<EngineStore.FillRow> fills = store.fills(s.symbol(), s.lastGroupFirstSequence, last);
+        if (!fills.isEmpty()) {
+            return fills;
+        }
+        for (long seq = s.lastGroupFirstSequence; seq <= last; seq++) {
+            fills.addAll(store.legacyFills(s.symbol(), seq));
+        }
+        return fills;
     }
 
     static void restoreProgress(SymbolState s, EngineStore.SymbolRow row) {

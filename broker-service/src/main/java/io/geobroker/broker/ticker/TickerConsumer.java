@@ -65,6 +65,8 @@ public class TickerConsumer implements SmartLifecycle {
     private final Counter deadLettered;
     private final Timer delivery;
     private final TopicReadiness deadLetterTopic;
+    private final long commitIntervalNanos;
+    private long lastCommitNanos = System.nanoTime();
     private volatile boolean running;
     private volatile KafkaConsumer<String, byte[]> consumer;
     private Thread thread;
@@ -83,6 +85,7 @@ public class TickerConsumer implements SmartLifecycle {
         consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         consumerConfig.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         consumerConfig.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, properties.kafka().maxPollRecords());
+        this.commitIntervalNanos = properties.kafka().offsetCommitInterval().toNanos();
         consumerConfig.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         consumerConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, "broker-tickers-" + region.name());
         producerConfig.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, localRegion.kafkaBootstrap());
@@ -198,11 +201,21 @@ public class TickerConsumer implements SmartLifecycle {
         return Math.max(0, receivedMicros - exchangeTimeMicros);
     }
 
+    /**
+     * Commits the offsets the engine has made durable: at once when {@code sync} (partitions revoked,
+     * stopping), else at most once per offset-commit-interval, the poll loop coming back at least
+     * every 100 ms.
+     */
     private void commit(KafkaConsumer<String, byte[]> c, boolean sync) {
+        long now = System.nanoTime();
+        if (!sync && !commitDue(now, lastCommitNanos, commitIntervalNanos)) {
+            return;
+        }
         Map<TopicPartition, OffsetAndMetadata> done = offsets.drain();
         if (done.isEmpty()) {
             return;
         }
+        lastCommitNanos = now;
         if (sync) {
             c.commitSync(done);
         } else {
@@ -212,6 +225,11 @@ public class TickerConsumer implements SmartLifecycle {
                 }
             });
         }
+    }
+
+    /** Whether the interval since the last commit has passed (System.nanoTime() values, which may wrap). */
+    static boolean commitDue(long nowNanos, long lastCommitNanos, long intervalNanos) {
+        return nowNanos - lastCommitNanos >= intervalNanos;
     }
 
     private void deadLetter(KafkaProducer<String, byte[]> producer, ConsumerRecord<String, byte[]> record, String reason) {

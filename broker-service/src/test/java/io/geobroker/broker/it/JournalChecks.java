@@ -18,7 +18,7 @@ final class JournalChecks {
     static void assertOneGroupThroughTheJournal(CqlSession session, String region, String symbol, long sequence,
                                                 int fills) {
         List<Long> written = session.execute(SimpleStatement.newInstance("SELECT writetime(price) AS written "
-                + "FROM fills_by_ticker WHERE symbol = ? AND ticker_sequence = ?", symbol, sequence)).all().stream()
+                + "FROM symbol_fills WHERE symbol = ? AND ticker_sequence = ?", symbol, sequence)).all().stream()
                 .map(r -> r.getLong("written")).toList();
         assertThat(written).hasSize(fills);
         assertThat(Set.copyOf(written)).as("one group, one write timestamp").hasSize(1);

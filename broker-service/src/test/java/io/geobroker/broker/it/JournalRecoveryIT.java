@@ -109,7 +109,7 @@ class JournalRecoveryIT {
 
     private static long fillRows(CqlSession session, long sequence) {
         return session.execute(SimpleStatement.newInstance(
-                "SELECT count(*) FROM fills_by_ticker WHERE symbol = ? AND ticker_sequence = ?", SYMBOL, sequence))
+                "SELECT count(*) FROM symbol_fills WHERE symbol = ? AND ticker_sequence = ?", SYMBOL, sequence))
                 .one().getLong(0);
     }
 }

@@ -40,7 +40,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Reading a symbol's open orders stays clear of tombstones however many orders were filled or
- * cancelled: after {@code FILLS} fills the symbol's current open_orders partition is read with
+ * cancelled: after {@code FILLS} fills the symbol's current generation in symbol_orders is read with
  * query tracing, and Cassandra's own count of tombstone cells it read is checked.
  *
  * <p>Orders are placed through REST by concurrent callers in rounds, each round then filled by
@@ -143,7 +143,7 @@ class TombstoneIT {
                 .isGreaterThanOrEqualTo(FILLS / (2 * Math.max(DELETIONS_PER_GENERATION, PER_TICKER)));
 
         ResultSet rs = session.execute(SimpleStatement.newInstance(
-                "SELECT order_id FROM open_orders WHERE symbol = 'ORCL' AND generation = ?", generation).setTracing(true));
+                "SELECT order_id FROM symbol_orders WHERE symbol = 'ORCL' AND generation = ?", generation).setTracing(true));
         int live = rs.all().size();
         ExecutionInfo info = rs.getExecutionInfo();
         long tombstones = 0;
@@ -173,8 +173,20 @@ class TombstoneIT {
                         + "(stop price, expiry) of each live GTC limit order; not the fill count, not one group's fills")
                 .isLessThanOrEqualTo(DELETIONS_PER_GENERATION - 1 + 2L * liveRead);
         assertThat(session.execute(SimpleStatement.newInstance(
-                "SELECT order_id FROM open_orders WHERE symbol = 'ORCL' AND generation = 0")).all())
+                "SELECT order_id FROM symbol_orders WHERE symbol = 'ORCL' AND generation = 0")).all())
                 .as("the first generation was dropped").isEmpty();
+
+        long republishFrom = session.execute(SimpleStatement.newInstance(
+                "SELECT last_group_first_sequence FROM symbol_state WHERE symbol = 'ORCL'")).one().getLong(0);
+        long kept = session.execute(SimpleStatement.newInstance(
+                "SELECT count(*) FROM symbol_fills WHERE symbol = 'ORCL'")).one().getLong(0);
+        long below = session.execute(SimpleStatement.newInstance("SELECT count(*) FROM symbol_fills "
+                + "WHERE symbol = 'ORCL' AND ticker_sequence < ?", republishFrom)).one().getLong(0);
+        System.out.printf("tombstones: symbol_fills keeps %d of the %d fills (from ticker %d on)%n", kept, FILLS,
+                republishFrom);
+        assertThat(below).as("no fill below the point a restart republishes from").isZero();
+        assertThat(kept).as("the symbol's partition keeps the fills a restart may publish again, not all")
+                .isPositive().isLessThan(FILLS);
     }
 
     /** Places orders {@code first .. first+count-1} (one share at PRICE each) with CLIENTS concurrent callers. */
