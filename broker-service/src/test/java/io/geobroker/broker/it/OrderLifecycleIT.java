@@ -96,7 +96,13 @@ class OrderLifecycleIT {
                 + "VALUES (?, 0, ?, ?, 'BUY', 'LIMIT', 'GTC', false, 10000, false, 10, ?, 1)",
                 LEGACY_SYMBOL, LEGACY_OPEN, LEGACY_CUSTOMER, placed));
         session.execute(SimpleStatement.newInstance("INSERT INTO symbol_state (symbol, generation, deletions, "
-                + "last_ticker_sequence, next_order_sequence) VALUES (?, 0, 0, 0, 2)", LEGACY_SYMBOL));
+                + "last_ticker_sequence, next_order_sequence, last_group_first_sequence) VALUES (?, 0, 0, 0, 2, 0)",
+                LEGACY_SYMBOL));
+        // before schema V007 the fills a restart publishes again were in fills_by_ticker
+        session.execute(SimpleStatement.newInstance("INSERT INTO fills_by_ticker (symbol, ticker_sequence, fill_id, "
+                + "order_id, customer_id, side, order_type, price, quantity, currency, ticker_exchange_time_micros, "
+                + "durable_time_micros) VALUES (?, 0, ?, ?, ?, 'BUY', 'LIMIT', 10000, 5, 'USD', 1000000, 2000000)",
+                LEGACY_SYMBOL, OrderIds.fillId(LEGACY_FILLED, 0), LEGACY_FILLED, LEGACY_CUSTOMER));
     }
 
     private String customer() {
@@ -302,6 +308,15 @@ class OrderLifecycleIT {
         assertThat(repeat.status()).as("a repeat of the old placement: %s", repeat.body()).isEqualTo(200);
         assertThat(repeat.text("orderId")).isEqualTo(LEGACY_OPEN.toString());
         assertThat(api.cash(LEGACY_TOKEN, "USD")).as("reserved once").containsExactly(START_CASH - 150_000, 100_000);
+
+        assertThat(session.execute(SimpleStatement.newInstance("SELECT order_id FROM symbol_orders "
+                + "WHERE symbol = ? AND generation = 0", LEGACY_SYMBOL)).all()).as("copied into symbol_orders at start")
+                .extracting(r -> r.getUuid("order_id")).containsExactly(LEGACY_OPEN);
+        assertThat(session.execute(SimpleStatement.newInstance("SELECT order_id FROM open_orders "
+                + "WHERE symbol = ? AND generation = 0", LEGACY_SYMBOL)).all()).as("and removed from open_orders").isEmpty();
+        await("the last group's fill, from fills_by_ticker, published again").atMost(Duration.ofSeconds(10))
+                .until(() -> exchange.fillsOf(LEGACY_FILLED.toString()).stream()
+                        .anyMatch(f -> f.fillId().equals(OrderIds.fillId(LEGACY_FILLED, 0).toString()) && f.quantity() == 5));
 
         tickAndWait(LEGACY_TOKEN, LEGACY_SYMBOL, 10_000, 100);
         await().atMost(Duration.ofSeconds(30)).until(() -> "FILLED".equals(order(LEGACY_TOKEN, LEGACY_OPEN.toString()).text("status")));
