@@ -1,0 +1,124 @@
+package io.geobroker.loadgen.driver;
+
+import io.geobroker.domain.SymbolDirectory;
+import io.geobroker.domain.SymbolInfo;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Creates a run's customers in every region and funds them: cash in each traded symbol's currency,
+ * at the broker of the region that owns it, and holdings of every traded symbol there too.
+ */
+final class CustomerSetup {
+
+    private static final long CASH_PER_CURRENCY = 1_000_000_000_000L;
+    private static final long SHARES_PER_SYMBOL = 100_000_000L;
+
+    private final Target target;
+    private final Map<String, BrokerClient> brokers;
+    private final String runId;
+    private final ProgressBar progress;
+    private final SymbolDirectory directory = SymbolDirectory.standard();
+
+    CustomerSetup(Target target, Map<String, BrokerClient> brokers, String runId, ProgressBar progress) {
+        this.target = target;
+        this.brokers = brokers;
+        this.runId = runId;
+        this.progress = progress;
+    }
+
+    /** Creates and funds {@code perRegion} customers per region, within {@code timeout}. */
+    List<Driver.Customer> create(int perRegion, List<SymbolInfo> symbols, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<Driver.Customer> customers = new ArrayList<>();
+        for (Target.RegionTarget r : target.regions()) {
+            for (int i = 0; i < perRegion; i++) {
+                String id = runId + "-" + r.name() + "-" + i;
+                BrokerClient.Answer answer = retrying(deadline, "create customer " + id + " in " + r.name(),
+                        () -> brokers.get(r.name()).createCustomer(target.adminToken(), id, "loadgen " + id));
+                String token = answer.body() == null ? "" : answer.body().path("token").asText("");
+                if (token.isEmpty()) {
+                    throw new IllegalStateException("creating customer " + id + " returned no token");
+                }
+                customers.add(new Driver.Customer(id, token, r));
+            }
+        }
+        // many calls at once: the broker commits concurrent commands in groups, so setup goes faster
+        ExecutorService pool = Executors.newFixedThreadPool(32, Threads.daemon("loadgen-setup"));
+        try {
+            List<Future<?>> calls = new ArrayList<>();
+            Map<String, String> currencyHome = new LinkedHashMap<>();
+            for (SymbolInfo s : symbols) {
+                currencyHome.putIfAbsent(directory.currencyOf(s), target.homeOf(s.exchange()).orElseThrow().name());
+            }
+            for (Driver.Customer c : customers) {
+                for (Map.Entry<String, String> currency : currencyHome.entrySet()) {
+                    calls.add(pool.submit(() -> retrying(deadline, "deposit " + currency.getKey() + " for " + c.id(),
+                            () -> brokers.get(currency.getValue()).deposit(c.token(), currency.getKey(), CASH_PER_CURRENCY))));
+                }
+                for (SymbolInfo s : symbols) {
+                    String home = target.homeOf(s.exchange()).orElseThrow().name();
+                    calls.add(pool.submit(() -> retrying(deadline, "holding " + s.symbol() + " for " + c.id(),
+                            () -> brokers.get(home).addHolding(target.adminToken(), c.id(), s.symbol(), SHARES_PER_SYMBOL))));
+                }
+            }
+            int done = 0;
+            for (Future<?> call : calls) {
+                long left = Math.max(1, deadline - System.nanoTime());
+                try {
+                    call.get(left, TimeUnit.NANOSECONDS);
+                } catch (ExecutionException e) {
+                    throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
+                } catch (TimeoutException e) {
+                    throw new IllegalStateException("funding the customers took longer than " + timeout.toSeconds() + " s");
+                }
+                progress.update(++done, calls.size(), "setting up " + customers.size() + " customers");
+            }
+            progress.finish();
+        } finally {
+            pool.shutdownNow();
+        }
+        return customers;
+    }
+
+    private interface Call {
+        BrokerClient.Answer call() throws IOException, InterruptedException;
+    }
+
+    /**
+     * Retries a setup call on I/O errors, 5xx and 404 (a customer created in one region may take a
+     * moment to replicate to another) until the deadline; any other 4xx fails at once.
+     */
+    private static BrokerClient.Answer retrying(long deadline, String what, Call call) throws InterruptedException {
+        String last;
+        while (true) {
+            try {
+                BrokerClient.Answer answer = call.call();
+                if (answer.ok()) {
+                    return answer;
+                }
+                last = answer.describe();
+                if (answer.status() != 404 && answer.status() != 401 && answer.status() < 500) {
+                    throw new IllegalStateException(what + " failed: " + last);
+                }
+            } catch (IOException e) {
+                last = e.getClass().getSimpleName();
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(what + " did not succeed in time (" + last + ")");
+            }
+            Thread.sleep(200);
+        }
+    }
+}
