@@ -55,16 +55,21 @@ class Http1ClientTest {
         server.createContext("/slow", ex -> {
             ex.getRequestBody().readAllBytes();
             try {
-                // Silent until the test ends: the client's 300 ms read timeout must fire first.
-                released.await(5, TimeUnit.SECONDS);
+                // Silent until the test ends: the client's read timeout must fire first.
+                released.await(60, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
             send(ex, 200, "late", false);
         });
         server.start();
-        client = new Http1Client(URI.create("http://127.0.0.1:" + server.getAddress().getPort()),
-                Duration.ofSeconds(2), Duration.ofMillis(300), "test-http");
+        client = client(Duration.ofSeconds(30));
+    }
+
+    /** A client of the test server; {@code readTimeout} long enough not to fire on a busy machine, or short on purpose. */
+    private Http1Client client(Duration readTimeout) {
+        return new Http1Client(URI.create("http://127.0.0.1:" + server.getAddress().getPort()),
+                Duration.ofSeconds(2), readTimeout, "test-http");
     }
 
     @AfterEach
@@ -89,7 +94,7 @@ class Http1ClientTest {
     @Test
     void posts_the_body_with_the_token_and_reads_a_fixed_length_answer() throws Exception {
         Http1Client.Response r = client.postJson("/echo", "tok-1", "201 {\"a\":1}".getBytes(StandardCharsets.UTF_8))
-                .get(5, TimeUnit.SECONDS);
+                .get(30, TimeUnit.SECONDS);
 
         assertThat(r.status()).isEqualTo(201);
         assertThat(text(r)).isEqualTo("POST /echo Bearer tok-1 application/json 201 {\"a\":1}");
@@ -98,7 +103,7 @@ class Http1ClientTest {
     @Test
     void reads_a_chunked_answer_and_keeps_using_the_connection() throws Exception {
         for (int i = 0; i < 3; i++) {
-            Http1Client.Response r = client.postJson("/chunked", "t", new byte[0]).get(5, TimeUnit.SECONDS);
+            Http1Client.Response r = client.postJson("/chunked", "t", new byte[0]).get(30, TimeUnit.SECONDS);
             assertThat(r.status()).isEqualTo(200);
             assertThat(text(r)).hasSize(20_000).matches("x+");
         }
@@ -106,7 +111,7 @@ class Http1ClientTest {
 
     @Test
     void error_statuses_are_answers_not_failures() throws Exception {
-        Http1Client.Response r = client.postJson("/echo", "t", "503".getBytes(StandardCharsets.UTF_8)).get(5, TimeUnit.SECONDS);
+        Http1Client.Response r = client.postJson("/echo", "t", "503".getBytes(StandardCharsets.UTF_8)).get(30, TimeUnit.SECONDS);
 
         assertThat(r.status()).isEqualTo(503);
         assertThat(text(r)).endsWith(" 503");
@@ -114,20 +119,22 @@ class Http1ClientTest {
 
     @Test
     void a_closed_connection_is_replaced_for_the_next_request() throws Exception {
-        assertThat(text(client.postJson("/close", "t", new byte[0]).get(5, TimeUnit.SECONDS))).isEqualTo("bye");
-        assertThat(text(client.postJson("/close", "t", new byte[0]).get(5, TimeUnit.SECONDS))).isEqualTo("bye");
-        assertThat(client.postJson("/echo", "t", "200".getBytes(StandardCharsets.UTF_8)).get(5, TimeUnit.SECONDS).status())
+        assertThat(text(client.postJson("/close", "t", new byte[0]).get(30, TimeUnit.SECONDS))).isEqualTo("bye");
+        assertThat(text(client.postJson("/close", "t", new byte[0]).get(30, TimeUnit.SECONDS))).isEqualTo("bye");
+        assertThat(client.postJson("/echo", "t", "200".getBytes(StandardCharsets.UTF_8)).get(30, TimeUnit.SECONDS).status())
                 .isEqualTo(200);
     }
 
     @Test
     void a_silent_server_fails_the_request_with_a_timeout_and_the_next_one_still_works() throws Exception {
-        CompletableFuture<Http1Client.Response> slow = client.postJson("/slow", "t", new byte[0]);
+        try (Http1Client impatient = client(Duration.ofSeconds(2))) {
+            CompletableFuture<Http1Client.Response> slow = impatient.postJson("/slow", "t", new byte[0]);
 
-        assertThatThrownBy(() -> slow.get(5, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
-                .hasCauseInstanceOf(HttpTimeoutException.class);
-        assertThat(client.postJson("/echo", "t", "202".getBytes(StandardCharsets.UTF_8)).get(5, TimeUnit.SECONDS).status())
-                .isEqualTo(202);
+            assertThatThrownBy(() -> slow.get(30, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                    .hasCauseInstanceOf(HttpTimeoutException.class);
+            assertThat(impatient.postJson("/echo", "t", "202".getBytes(StandardCharsets.UTF_8)).get(30, TimeUnit.SECONDS)
+                    .status()).isEqualTo(202);
+        }
     }
 
     @Test
@@ -137,7 +144,7 @@ class Http1ClientTest {
             answers.add(client.postJson("/echo", "tok-" + i, ("200 n=" + i).getBytes(StandardCharsets.UTF_8)));
         }
         for (int i = 0; i < 40; i++) {
-            assertThat(text(answers.get(i).get(5, TimeUnit.SECONDS))).isEqualTo(
+            assertThat(text(answers.get(i).get(30, TimeUnit.SECONDS))).isEqualTo(
                     "POST /echo Bearer tok-" + i + " application/json 200 n=" + i);
         }
     }
@@ -147,7 +154,7 @@ class Http1ClientTest {
         Http1Client nowhere = new Http1Client(URI.create("http://127.0.0.1:1"), Duration.ofSeconds(1),
                 Duration.ofSeconds(1), "test-none");
         try {
-            assertThatThrownBy(() -> nowhere.postJson("/echo", "t", new byte[0]).get(5, TimeUnit.SECONDS))
+            assertThatThrownBy(() -> nowhere.postJson("/echo", "t", new byte[0]).get(30, TimeUnit.SECONDS))
                     .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(java.net.ConnectException.class);
         } finally {
             nowhere.close();
