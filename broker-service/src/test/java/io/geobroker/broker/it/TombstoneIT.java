@@ -210,7 +210,7 @@ class TombstoneIT {
 
     /**
      * Large runs place straight into the engine (where the REST layer's placements end up, after validation):
-     * what is measured is the open_orders partitions after the fills, and REST placement would take
+     * what is measured is the symbol's generations in symbol_orders after the fills, and REST placement would take
      * most of an hour for a million orders on this machine.
      */
     private void placeThroughEngine(List<String> customerIds, int first, int count) {
