@@ -217,8 +217,9 @@ final class OrderLifecycle {
         }
         group.writeAfter(InboxDecision.writeAbove(a.pendingWriteMicros(), a.entry().placedAtMillis()));
         if (decision == InboxDecision.REWRITE) {
+            // the list entry stays whose it was: an order placed here writes its own (again, the same
+            // row) even when the inbox row arrives before its first write
             k.rowWritten = false;
-            k.listedWherePlaced = true;
             group.orders.put(k.id, k);
             return;
         }
