@@ -1,7 +1,6 @@
 package io.geobroker.broker.security;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.geobroker.broker.config.BrokerProperties;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -27,7 +26,7 @@ import java.io.IOException;
 public class SecurityConfiguration {
 
     @Bean
-    public SecurityFilterChain securityFilterChain(HttpSecurity http, CustomerDao customers, BrokerProperties properties,
+    public SecurityFilterChain securityFilterChain(HttpSecurity http, TokenAuthenticator authenticator,
                                                    ObjectMapper mapper) throws Exception {
         return http
                 .csrf(csrf -> csrf.disable())
@@ -36,7 +35,7 @@ public class SecurityConfiguration {
                 .logout(logout -> logout.disable())
                 .requestCache(cache -> cache.disable())
                 .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
-                .addFilterBefore(new TokenAuthenticationFilter(customers, properties.security()),
+                .addFilterBefore(new TokenAuthenticationFilter(authenticator),
                         AnonymousAuthenticationFilter.class)
                 .authorizeHttpRequests(auth -> auth
                         .requestMatchers("/actuator/health/**", "/actuator/health", "/actuator/prometheus",

@@ -73,6 +73,13 @@ public class ProblemHandler extends ResponseEntityExceptionHandler {
         return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header(HttpHeaders.RETRY_AFTER, "1").body(body);
     }
 
+    /** Whether {@link #unavailable} is the answer to the exception (the types it handles). */
+    static boolean isUnavailable(Throwable e) {
+        return e instanceof Engine.EngineBusyException || e instanceof Engine.DeadlinePassedException
+                || e instanceof TimeoutException || e instanceof DriverTimeoutException
+                || e instanceof AllNodesFailedException || e instanceof QueryExecutionException;
+    }
+
     @Override
     protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex, HttpHeaders headers,
                                                                   HttpStatusCode status, WebRequest request) {

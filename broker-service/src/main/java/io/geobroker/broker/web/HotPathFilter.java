@@ -1,0 +1,310 @@
+package io.geobroker.broker.web;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import io.geobroker.broker.config.BrokerProperties;
+import io.geobroker.broker.order.InternalController;
+import io.geobroker.broker.order.OrderController;
+import io.geobroker.broker.order.PlaceOrderRequest;
+import io.geobroker.broker.routing.Forwarded;
+import io.geobroker.broker.routing.InboxController;
+import io.geobroker.broker.security.TokenAuthenticator;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
+import org.springframework.stereotype.Component;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Serves the three requests that make up nearly all of a broker's traffic under load (a customer's
+ * placement, a peer's forwarded market order and a peer's inbox announcement) by calling their
+ * controllers directly, without the servlet filters, Spring Security's filter chain and Spring MVC's
+ * dispatch around them, which cost several times what the placement itself does (the broker's
+ * profile at the default load: docs/results.md). Only a request that is plainly well formed takes
+ * this path: {@code POST} to exactly that path, no query string, a JSON body of a stated length
+ * within the body limit that parses, a JSON or absent {@code Accept}, and a bearer token of the role
+ * the path needs ({@link TokenAuthenticator}, the same check as the security chain's). Everything
+ * else, including a body that does not parse, goes down the full chain with the body as read, so
+ * every refusal (401, 403, 400 with its field, 413, 415, 406) is the one the rest of the API gives.
+ *
+ * <p>The answer is the controller's, written as Spring MVC writes it: the same {@link ObjectMapper},
+ * problem details from the same {@link ProblemHandler} (with {@code instance} set to the path), the
+ * security headers Spring Security adds to every answer, and the {@code http.server.requests} timer
+ * with the tags the MVC path records. {@code geobroker_http_direct_requests_total} counts what it served.
+ */
+@Component
+@Order(Ordered.HIGHEST_PRECEDENCE)
+public class HotPathFilter extends OncePerRequestFilter {
+
+    private static final String PLACE = "/api/v1/orders";
+    private static final String FORWARDED_PLACE = "/internal/v1/orders";
+    private static final String INBOX = "/internal/v1/inbox";
+
+    private final TokenAuthenticator authenticator;
+    private final OrderController orders;
+    private final InternalController internal;
+    private final InboxController inbox;
+    private final ProblemHandler problems;
+    private final MeterRegistry meters;
+    private final ObjectReader placeReader;
+    private final ObjectReader forwardedReader;
+    private final ObjectReader inboxReader;
+    private final ObjectWriter writer;
+    private final int maxBodyBytes;
+    private final Map<String, Timer> timers = new ConcurrentHashMap<>();
+    private final Map<String, Counter> served = new ConcurrentHashMap<>();
+
+    public HotPathFilter(TokenAuthenticator authenticator, OrderController orders, InternalController internal,
+                         InboxController inbox, ProblemHandler problems, ObjectMapper mapper, MeterRegistry meters,
+                         BrokerProperties properties) {
+        this.authenticator = authenticator;
+        this.orders = orders;
+        this.internal = internal;
+        this.inbox = inbox;
+        this.problems = problems;
+        this.meters = meters;
+        this.placeReader = mapper.readerFor(PlaceOrderRequest.class);
+        this.forwardedReader = mapper.readerFor(Forwarded.Placement.class);
+        this.inboxReader = mapper.readerFor(Forwarded.InboxRow.class);
+        this.writer = mapper.writer();
+        this.maxBodyBytes = properties.web().maxBodyBytes();
+    }
+
+    /** Which of the three a request is, by method and exact path; null for any other. */
+    static String route(String method, String uri, String query) {
+        if (!"POST".equals(method) || query != null) {
+            return null;
+        }
+        return switch (uri) {
+            case PLACE, FORWARDED_PLACE, INBOX -> uri;
+            default -> null;
+        };
+    }
+
+    /** A {@code Content-Type} the MVC path reads as UTF-8 JSON, as this path does. */
+    static boolean jsonContentType(String contentType) {
+        if (contentType == null) {
+            return false;
+        }
+        String type = contentType.trim().toLowerCase();
+        return type.equals("application/json") || type.equals("application/json;charset=utf-8")
+                || type.equals("application/json; charset=utf-8");
+    }
+
+    /** An {@code Accept} the controllers' JSON answers and problem details both satisfy. */
+    static boolean acceptsJson(String accept) {
+        if (accept == null) {
+            return true;
+        }
+        String type = accept.trim().toLowerCase();
+        return type.equals("application/json") || type.equals("*/*");
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        String route = route(request.getMethod(), request.getRequestURI(), request.getQueryString());
+        int length = request.getContentLength();
+        if (route == null || length <= 0 || length > maxBodyBytes
+                || !jsonContentType(request.getContentType()) || !acceptsJson(request.getHeader(HttpHeaders.ACCEPT))) {
+            chain.doFilter(request, response);
+            return;
+        }
+        Optional<UsernamePasswordAuthenticationToken> principal =
+                authenticator.authenticateHeader(request.getHeader(HttpHeaders.AUTHORIZATION));
+        String role = route.equals(PLACE) ? TokenAuthenticator.ROLE_CUSTOMER : TokenAuthenticator.ROLE_PEER;
+        if (principal.isEmpty() || !TokenAuthenticator.hasRole(principal.get(), role)) {
+            chain.doFilter(request, response);
+            return;
+        }
+        long start = System.nanoTime();
+        byte[] body = request.getInputStream().readNBytes(length);
+        Object parsed;
+        try {
+            parsed = reader(route).readValue(body);
+        } catch (IOException | RuntimeException notParsed) {
+            // the full chain reads the same bytes and answers what the rest of the API answers
+            chain.doFilter(new ReadBody(request, body), response);
+            return;
+        }
+        ResponseEntity<?> answer;
+        String exception = "none";
+        try {
+            answer = handle(route, principal.get(), parsed);
+        } catch (RuntimeException e) {
+            answer = problem(e);
+            exception = e.getClass().getSimpleName();
+        }
+        write(request, response, answer);
+        served.computeIfAbsent(route, uri -> Counter.builder("geobroker.http.direct.requests").tag("uri", uri)
+                .description("Requests served by the hot path, without the filter chain and MVC dispatch")
+                .register(meters)).increment();
+        timer(route, answer.getStatusCode().value(), exception).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+    }
+
+    private ObjectReader reader(String route) {
+        return switch (route) {
+            case PLACE -> placeReader;
+            case FORWARDED_PLACE -> forwardedReader;
+            default -> inboxReader;
+        };
+    }
+
+    private ResponseEntity<?> handle(String route, UsernamePasswordAuthenticationToken principal, Object body) {
+        return switch (route) {
+            case PLACE -> orders.place(principal, (PlaceOrderRequest) body);
+            case FORWARDED_PLACE -> internal.place((Forwarded.Placement) body);
+            default -> inbox.announce((Forwarded.InboxRow) body);
+        };
+    }
+
+    /** The problem detail {@link ProblemHandler} answers for the exception; any other is rethrown. */
+    private ResponseEntity<ProblemDetail> problem(RuntimeException e) {
+        if (e instanceof ApiProblem p) {
+            return problems.apiProblem(p);
+        }
+        if (ProblemHandler.isUnavailable(e)) {
+            return problems.unavailable(e);
+        }
+        throw e;
+    }
+
+    private void write(HttpServletRequest request, HttpServletResponse response, ResponseEntity<?> answer)
+            throws IOException {
+        response.setStatus(answer.getStatusCode().value());
+        answer.getHeaders().forEach((name, values) -> values.forEach(v -> response.addHeader(name, v)));
+        securityHeaders(response);
+        Object body = answer.getBody();
+        if (body == null) {
+            return;
+        }
+        if (body instanceof ProblemDetail detail) {
+            if (detail.getInstance() == null) {
+                detail.setInstance(URI.create(request.getRequestURI()));
+            }
+            response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+        } else {
+            response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+        }
+        byte[] bytes = writer.writeValueAsBytes(body);
+        response.setContentLength(bytes.length);
+        response.getOutputStream().write(bytes);
+    }
+
+    /** What Spring Security's header writers add to every answer of the API. */
+    private static void securityHeaders(HttpServletResponse response) {
+        response.setHeader("X-Content-Type-Options", "nosniff");
+        response.setHeader("X-XSS-Protection", "0");
+        response.setHeader(HttpHeaders.CACHE_CONTROL, "no-cache, no-store, max-age=0, must-revalidate");
+        response.setHeader(HttpHeaders.PRAGMA, "no-cache");
+        response.setHeader(HttpHeaders.EXPIRES, "0");
+        response.setHeader("X-Frame-Options", "DENY");
+    }
+
+    private Timer timer(String uri, int status, String exception) {
+        return timers.computeIfAbsent(uri + ' ' + status + ' ' + exception, k -> Timer.builder("http.server.requests")
+                .tag("error", exception)
+                .tag("exception", exception)
+                .tag("method", "POST")
+                .tag("outcome", outcome(status))
+                .tag("status", Integer.toString(status))
+                .tag("uri", uri)
+                .register(meters));
+    }
+
+    private static String outcome(int status) {
+        if (status >= 500) {
+            return "SERVER_ERROR";
+        }
+        if (status >= 400) {
+            return "CLIENT_ERROR";
+        }
+        if (status >= 300) {
+            return "REDIRECTION";
+        }
+        return status >= 200 ? "SUCCESS" : "INFORMATIONAL";
+    }
+
+    /** The request with its body already read: the rest of the chain reads the same bytes. */
+    private static final class ReadBody extends HttpServletRequestWrapper {
+
+        private final byte[] body;
+
+        ReadBody(HttpServletRequest request, byte[] body) {
+            super(request);
+            this.body = body;
+        }
+
+        @Override
+        public ServletInputStream getInputStream() {
+            ByteArrayInputStream in = new ByteArrayInputStream(body);
+            return new ServletInputStream() {
+                @Override
+                public boolean isFinished() {
+                    return in.available() == 0;
+                }
+
+                @Override
+                public boolean isReady() {
+                    return true;
+                }
+
+                @Override
+                public void setReadListener(ReadListener listener) {
+                    throw new UnsupportedOperationException("the body has been read already");
+                }
+
+                @Override
+                public int read() {
+                    return in.read();
+                }
+
+                @Override
+                public int read(byte[] b, int off, int len) {
+                    return in.read(b, off, len);
+                }
+            };
+        }
+
+        @Override
+        public BufferedReader getReader() {
+            return new BufferedReader(new InputStreamReader(getInputStream(), StandardCharsets.UTF_8));
+        }
+
+        @Override
+        public int getContentLength() {
+            return body.length;
+        }
+
+        @Override
+        public long getContentLengthLong() {
+            return body.length;
+        }
+    }
+}
