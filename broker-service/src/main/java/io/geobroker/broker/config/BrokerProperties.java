@@ -121,7 +121,12 @@ public record BrokerProperties(
                and not a TCP handshake first. */
             @DefaultValue("8") int peerWarmConnections,
             /* How often the warm connections are used, below the peers' keep-alive timeout. */
-            @DefaultValue("20s") Duration peerKeepWarmInterval) {
+            @DefaultValue("20s") Duration peerKeepWarmInterval,
+            /* Announcement requests to one peer at a time; orders placed while they are all under
+               way go together in the next one. More sends each order sooner (up to one request per
+               order, each a request for both brokers to handle); fewer waits longer for a free one
+               (at most a WAN round trip) and sends more orders per request. */
+            @DefaultValue("4") int peerAnnouncementsInFlight) {
     }
 
     /** HTTP request limits. */

@@ -35,10 +35,12 @@ public class HomeRegion {
     }
 
     private final PeerClient peers;
+    private final Announcer announcer;
     private final ObjectMapper json;
 
-    public HomeRegion(PeerClient peers, ObjectMapper json) {
+    public HomeRegion(PeerClient peers, Announcer announcer, ObjectMapper json) {
         this.peers = peers;
+        this.announcer = announcer;
         this.json = json;
     }
 
@@ -54,12 +56,13 @@ public class HomeRegion {
     /**
      * Sends the home region an order just stored PENDING for it, so its broker takes the order within
      * one WAN trip, without waiting for Cassandra to replicate the row or for its next inbox poll.
-     * Not awaited: if it is lost, the poll finds the order anyway.
+     * Not awaited, and sent together with others when requests to the home are under way
+     * ({@link Announcer}): if it is lost, the poll finds the order anyway.
      */
     public void announce(OrderInbox.Pending pending) {
         OrderInbox.Entry entry = pending.entry();
-        peers.tell(entry.homeRegion(), "/internal/v1/inbox", new Forwarded.InboxRow(entry.homeRegion(), entry.minute(),
-                entry.placedAt(), entry.orderId(), entry.placedRegion(), pending.order(), pending.writeMicros()));
+        announcer.announce(new Forwarded.InboxRow(entry.homeRegion(), entry.minute(), entry.placedAt(), entry.orderId(),
+                entry.placedRegion(), pending.order(), pending.writeMicros()));
     }
 
     private Relayed relay(String home, String path, Object body) {

@@ -12,6 +12,8 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
+import java.util.List;
+
 /**
  * Announcements from the other regions' brokers (peer token): an order for one of this region's
  * symbols was just stored PENDING there. The announcement carries the order as stored, so the
@@ -35,10 +37,29 @@ public class InboxController {
             description = "202: the order will be taken into the engine (an order the engine already knows only "
                     + "gets its inbox row marked).")
     public ResponseEntity<Void> announce(@RequestBody Forwarded.InboxRow row) {
-        Order order = row.order();
-        if (row.homeRegion() == null || row.placedAt() == null || row.orderId() == null || row.placedRegion() == null
-                || order == null || order.orderId() == null || order.customerId() == null || order.symbol() == null
-                || order.status() == null) {
+        check(row);
+        take(row);
+        return ResponseEntity.accepted().build();
+    }
+
+    @PostMapping("/batch")
+    @Operation(summary = "Announce several orders stored PENDING in another region for symbols of this one",
+            description = "202: every order will be taken into the engine; 400 or 422 for the first row that is "
+                    + "incomplete or not for this region, and then none is taken.")
+    public ResponseEntity<Void> announceAll(@RequestBody List<Forwarded.InboxRow> rows) {
+        if (rows.isEmpty()) {
+            throw ApiProblem.badRequest("No inbox rows", "the batch must hold at least one row");
+        }
+        rows.forEach(this::check);
+        rows.forEach(this::take);
+        return ResponseEntity.accepted().build();
+    }
+
+    private void check(Forwarded.InboxRow row) {
+        Order order = row == null ? null : row.order();
+        if (row == null || row.homeRegion() == null || row.placedAt() == null || row.orderId() == null
+                || row.placedRegion() == null || order == null || order.orderId() == null || order.customerId() == null
+                || order.symbol() == null || order.status() == null) {
             throw ApiProblem.badRequest("Incomplete inbox row",
                     "homeRegion, minute, placedAt, orderId, placedRegion, writeMicros and the order are required");
         }
@@ -51,8 +72,10 @@ public class InboxController {
             throw ApiProblem.unprocessable("Not this inbox row's order", "the order must be the PENDING order "
                     + row.orderId() + " placed in " + row.placedRegion() + " for region " + region);
         }
+    }
+
+    private void take(Forwarded.InboxRow row) {
         poller.announced(new OrderInbox.Entry(row.homeRegion(), row.minute(), row.placedAt(), row.orderId(),
-                order.customerId(), row.placedRegion(), false), order, row.writeMicros());
-        return ResponseEntity.accepted().build();
+                row.order().customerId(), row.placedRegion(), false), row.order(), row.writeMicros());
     }
 }

@@ -100,18 +100,20 @@ public class PeerClient implements SmartLifecycle {
 
     /**
      * POSTs {@code body} without waiting for the answer: for hints whose loss only costs time
-     * because something slower covers them. Failures and refusals are logged, never thrown.
+     * because something slower covers them. Failures and refusals are logged, never thrown; the
+     * future completes (normally) when the call has ended either way.
      */
-    public void tell(String region, String path, Object body) {
+    public CompletableFuture<Void> tell(String region, String path, Object body) {
         if (!canReach(region)) {
-            return;
+            return CompletableFuture.completedFuture(null);
         }
-        http.sendAsync(request(region, path, body), HttpResponse.BodyHandlers.discarding()).whenComplete((response, e) -> {
+        return http.sendAsync(request(region, path, body), HttpResponse.BodyHandlers.discarding()).handle((response, e) -> {
             if (e != null) {
                 log.debug("telling the broker of region {} ({}) failed: {}", region, path, e.toString());
             } else if (response.statusCode() >= 300) {
                 log.warn("the broker of region {} answered {} to {}", region, response.statusCode(), path);
             }
+            return null;
         });
     }
 

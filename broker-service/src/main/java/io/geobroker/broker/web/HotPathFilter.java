@@ -1,5 +1,6 @@
 package io.geobroker.broker.web;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
@@ -36,14 +37,15 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Serves the three requests that make up nearly all of a broker's traffic under load (a customer's
- * placement, a peer's forwarded market order and a peer's inbox announcement) by calling their
+ * Serves the requests that make up nearly all of a broker's traffic under load (a customer's
+ * placement, a peer's forwarded market order and a peer's inbox announcements, one or a batch) by calling their
  * controllers directly, without the servlet filters, Spring Security's filter chain and Spring MVC's
  * dispatch around them, which cost several times what the placement itself does (the broker's
  * profile at the default load: docs/results.md). Only a request that is plainly well formed takes
@@ -65,6 +67,7 @@ public class HotPathFilter extends OncePerRequestFilter {
     private static final String PLACE = "/api/v1/orders";
     private static final String FORWARDED_PLACE = "/internal/v1/orders";
     private static final String INBOX = "/internal/v1/inbox";
+    private static final String INBOX_BATCH = "/internal/v1/inbox/batch";
 
     private final TokenAuthenticator authenticator;
     private final OrderController orders;
@@ -75,6 +78,7 @@ public class HotPathFilter extends OncePerRequestFilter {
     private final ObjectReader placeReader;
     private final ObjectReader forwardedReader;
     private final ObjectReader inboxReader;
+    private final ObjectReader inboxBatchReader;
     private final ObjectWriter writer;
     private final int maxBodyBytes;
     private final Map<String, Timer> timers = new ConcurrentHashMap<>();
@@ -92,17 +96,18 @@ public class HotPathFilter extends OncePerRequestFilter {
         this.placeReader = mapper.readerFor(PlaceOrderRequest.class);
         this.forwardedReader = mapper.readerFor(Forwarded.Placement.class);
         this.inboxReader = mapper.readerFor(Forwarded.InboxRow.class);
+        this.inboxBatchReader = mapper.readerFor(new TypeReference<List<Forwarded.InboxRow>>() { });
         this.writer = mapper.writer();
         this.maxBodyBytes = properties.web().maxBodyBytes();
     }
 
-    /** Which of the three a request is, by method and exact path; null for any other. */
+    /** Which of these a request is, by method and exact path; null for any other. */
     static String route(String method, String uri, String query) {
         if (!"POST".equals(method) || query != null) {
             return null;
         }
         return switch (uri) {
-            case PLACE, FORWARDED_PLACE, INBOX -> uri;
+            case PLACE, FORWARDED_PLACE, INBOX, INBOX_BATCH -> uri;
             default -> null;
         };
     }
@@ -172,7 +177,8 @@ public class HotPathFilter extends OncePerRequestFilter {
         return switch (route) {
             case PLACE -> placeReader;
             case FORWARDED_PLACE -> forwardedReader;
-            default -> inboxReader;
+            case INBOX -> inboxReader;
+            default -> inboxBatchReader;
         };
     }
 
@@ -180,8 +186,14 @@ public class HotPathFilter extends OncePerRequestFilter {
         return switch (route) {
             case PLACE -> orders.place(principal, (PlaceOrderRequest) body);
             case FORWARDED_PLACE -> internal.place((Forwarded.Placement) body);
-            default -> inbox.announce((Forwarded.InboxRow) body);
+            case INBOX -> inbox.announce((Forwarded.InboxRow) body);
+            default -> inbox.announceAll(rows(body));
         };
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Forwarded.InboxRow> rows(Object body) {
+        return (List<Forwarded.InboxRow>) body;
     }
 
     /** The problem detail {@link ProblemHandler} answers for the exception; any other is rethrown. */

@@ -126,6 +126,8 @@ class HotPathIT {
                 + "\"filledQuantity\":0,\"filledNotional\":0,\"reserved\":0}}";
         // a row for another region: refused by the controller either way
         sameOn("/internal/v1/inbox", PEER_TOKEN, row, row, 422);
+        sameOn("/internal/v1/inbox/batch", PEER_TOKEN, "[" + row + "]", "[" + row + "]", 422);
+        sameOn("/internal/v1/inbox/batch", PEER_TOKEN, "[]", "[]", 400);
     }
 
     @Test
