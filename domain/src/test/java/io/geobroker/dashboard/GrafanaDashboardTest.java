@@ -85,6 +85,7 @@ class GrafanaDashboardTest {
             broker("geobroker.engine.account.rereads", Kind.COUNTER, false, "matching/EngineMetrics.java"),
             broker("geobroker.ticker.delivery", Kind.TIMER, true, "ticker/TickerConsumer.java"),
             broker("geobroker.tickers.dead.lettered", Kind.COUNTER, false, "ticker/TickerConsumer.java"),
+            broker("geobroker.http.direct.requests", Kind.COUNTER, false, "web/HotPathFilter.java"),
             // Kafka's own consumer metrics, bound to the registry by the ticker consumer.
             new Meter("kafka.consumer.fetch.manager.records.lag.max", Kind.GAUGE, false, true,
                     BROKER + "ticker/TickerConsumer.java", "new KafkaClientMetrics("),

@@ -56,6 +56,11 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--ticker-heap-mb", defaultValue = "256", description = "Heap of the ticker service JVM. Default: ${DEFAULT-VALUE}.")
     int tickerHeapMb;
 
+    @Option(names = "--ticker-linger-ms", defaultValue = "5", description = "How long the ticker service's Kafka "
+            + "producer waits to put more tickers in one request: fewer requests for Kafka, the brokers and itself to "
+            + "handle, at up to that much more ticker-to-fill latency. Default: ${DEFAULT-VALUE}.")
+    int tickerLingerMs;
+
     @Option(names = "--ticker-jvm-option", description = "An extra JVM option for the ticker service (repeatable; "
             + "write --ticker-jvm-option=-XX:... ). Default: none.")
     List<String> tickerJvmOptions = new ArrayList<>();
@@ -89,9 +94,10 @@ public final class DemoCommand implements Callable<Integer> {
             case "off" -> WanMode.OFF;
             default -> throw new CommandLine.ParameterException(spec.commandLine(), "--wan must be auto, on or off");
         };
-        if (nodesPerDc < 1 || cassandraHeapMb < 128 || brokerHeapMb < 128 || tickerHeapMb < 64) {
+        if (nodesPerDc < 1 || cassandraHeapMb < 128 || brokerHeapMb < 128 || tickerHeapMb < 64 || tickerLingerMs < 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--nodes-per-dc must be at least 1, "
-                    + "--cassandra-heap-mb and --broker-heap-mb at least 128 and --ticker-heap-mb at least 64");
+                    + "--cassandra-heap-mb and --broker-heap-mb at least 128, --ticker-heap-mb at least 64 and --ticker-linger-ms "
+                    + "not negative");
         }
         List<String> jitOptions = switch (jit.toLowerCase()) {
             case "c1-only" -> List.of(C1_ONLY);
@@ -106,7 +112,8 @@ public final class DemoCommand implements Callable<Integer> {
         boolean remoteDc = options.scenario() == WorkloadOptions.Scenario.REMOTE_DC;
         boolean tickerService = options.tickers() == TickerSource.SERVICE;
         Optional<Demo.TickerService> ticker = tickerService
-                ? Optional.of(new Demo.TickerService(tickerHeapMb, tickerOptions, options.seed(), options.symbolsPerExchange()))
+                ? Optional.of(new Demo.TickerService(tickerHeapMb, tickerOptions, options.seed(), options.symbolsPerExchange(),
+                        tickerLingerMs))
                 : Optional.empty();
         Demo.Settings settings = new Demo.Settings(root, workDir != null ? workDir : root.resolve(".demo"), addressPrefix,
                 wanMode, nodesPerDc, cassandraHeapMb, jitOptions, brokerHeapMb, brokerOptions, remoteDc, startTimeout, ticker);

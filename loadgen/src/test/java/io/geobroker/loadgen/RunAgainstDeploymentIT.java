@@ -33,7 +33,7 @@ class RunAgainstDeploymentIT {
     void run_sets_the_ticker_services_rate_for_the_load_and_puts_it_back(@TempDir Path dir) throws Exception {
         Path root = Path.of(System.getProperty("geobroker.root", "..")).toAbsolutePath().normalize();
         Demo.Settings settings = new Demo.Settings(root, dir.resolve("deployment"), prefix(), WanMode.OFF, 1, 256, List.of(), 384,
-                List.of(), false, Duration.ofSeconds(300), Optional.of(new Demo.TickerService(192, List.of(), 42, 10)));
+                List.of(), false, Duration.ofSeconds(300), Optional.of(new Demo.TickerService(192, List.of(), 42, 10, 0)));
         try (Demo deployment = new Demo(settings)) {
             Topology topology = deployment.start();
             Path topologyFile = dir.resolve("topology.properties");

@@ -78,11 +78,14 @@ public record BrokerProperties(
             /* How often the idle engine checks DAY orders for expiry. */
             @DefaultValue("1s") Duration expiryInterval,
             /* Least time from one group commit's start to the next: commands arriving meanwhile join
-               the next group. Every batch costs Cassandra a fixed amount of work in both DCs whatever
-               its size, so a longer interval means fewer, larger batches (less CPU) and a longer wait
-               for the command that opens a group (up to the interval, half of it on average); 0
-               commits as soon as the previous batch is durable. */
-            @DefaultValue("0ms") Duration commitInterval,
+               the next group. Every batch costs a fixed amount of work whatever its size (Cassandra in
+               both DCs, the fills' Kafka request, the wake-ups; ~4 ms of CPU on the local stack), so
+               a longer interval means fewer, larger batches (less CPU) and a longer wait for the
+               command that opens a group (up to the interval, half of it on average); 0 commits as
+               soon as the previous batch is durable, which at moderate load lets the commits per
+               second, and their CPU, grow until the machine is saturated. 10 ms bounds a region to
+               100 commits a second and costs nothing when commands are further apart. */
+            @DefaultValue("10ms") Duration commitInterval,
             /* Longest time a symbol's latest quote waits to be written when its tickers change no
                order (a ticker that fills or triggers something is written with its group). Shorter
                keeps the quotes other regions and the REST API read fresher; each write is one more

@@ -58,7 +58,7 @@ public final class Demo implements AutoCloseable {
      * load generator trades (the first {@code symbolsPerExchange} of each exchange) with the run's seed.
      * It starts paused (rate 0); the load generator sets the rate as its run begins.
      */
-    public record TickerService(int heapMb, List<String> jvmOptions, long seed, int symbolsPerExchange) {
+    public record TickerService(int heapMb, List<String> jvmOptions, long seed, int symbolsPerExchange, int lingerMs) {
         public TickerService {
             jvmOptions = List.copyOf(jvmOptions);
         }
@@ -217,9 +217,7 @@ public final class Demo implements AutoCloseable {
 
     /**
      * The ticker service's command line: heap, G1, the extra JVM options, the jar, then its settings —
-     * its HTTP address, paused (rate 0), the run's seed and symbols, and no producer linger (the
-     * service's advice for latency runs at a few hundred tickers/s; the load generator's own producer
-     * did not linger either).
+     * its HTTP address, paused (rate 0), the run's seed and symbols, and the producer linger of the run.
      */
     static List<String> tickerCommand(String java, TickerService ticker, Path jar, String address, int port,
                                       List<SymbolInfo> symbols) {
@@ -232,7 +230,7 @@ public final class Demo implements AutoCloseable {
                 "--rate=0",
                 "--seed=" + ticker.seed(),
                 "--symbols=" + String.join(",", symbols.stream().map(SymbolInfo::symbol).toList()),
-                "--geobroker.ticker.producer.linger-ms=0"));
+                "--geobroker.ticker.producer.linger-ms=" + ticker.lingerMs()));
         return command;
     }
 
