@@ -56,7 +56,7 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--ticker-heap-mb", defaultValue = "256", description = "Heap of the ticker service JVM. Default: ${DEFAULT-VALUE}.")
     int tickerHeapMb;
 
-    @Option(names = "--ticker-linger-ms", defaultValue = "5", description = "How long the ticker service's Kafka "
+    @Option(names = "--ticker-linger-ms", defaultValue = "0", description = "How long the ticker service's Kafka "
             + "producer waits to put more tickers in one request: fewer requests for Kafka, the brokers and itself to "
             + "handle, at up to that much more ticker-to-fill latency. Default: ${DEFAULT-VALUE}.")
     int tickerLingerMs;
