@@ -149,7 +149,14 @@ public class HotPathFilter extends OncePerRequestFilter {
             return;
         }
         long start = System.nanoTime();
-        byte[] body = request.getInputStream().readNBytes(length);
+        byte[] body;
+        try {
+            body = request.getInputStream().readNBytes(length);
+        } catch (IOException unreadable) {
+            // a body that stalls or breaks off: the full chain answers it as it answers one it cannot read
+            chain.doFilter(new ReadBody(request, new byte[0]), response);
+            return;
+        }
         Object parsed;
         try {
             parsed = reader(route).readValue(body);

@@ -101,6 +101,21 @@ class HotPathIT {
     }
 
     @Test
+    void a_body_shorter_than_its_length_is_a_malformed_request_not_an_error() throws IOException {
+        String partial = "{\"clientOrderId\":\"short\"";
+        String request = "POST /api/v1/orders HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                + "Authorization: Bearer " + token + "\r\nContent-Length: 200\r\nConnection: close\r\n\r\n" + partial;
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(host, port), 5_000);
+            socket.setSoTimeout(60_000);
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.UTF_8));
+            socket.shutdownOutput();
+            String response = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(response).startsWith("HTTP/1.1 400");
+        }
+    }
+
+    @Test
     void tokens_are_checked_as_the_security_chain_checks_them() throws IOException {
         String body = order("who", "LIMIT", 1, 100);
         assertThat(send("POST", "/api/v1/orders", null, body, HOT).status()).isEqualTo(401);
