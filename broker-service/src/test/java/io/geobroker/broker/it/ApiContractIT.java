@@ -209,24 +209,10 @@ class ApiContractIT {
                     contentType = line.substring(13).trim();
                 }
                 if (line.toLowerCase().startsWith("transfer-encoding:") && line.toLowerCase().contains("chunked")) {
-                    body = unchunk(body);
+                    body = RawHttp.unchunk(body);
                 }
             }
             return new Raw(status, contentType, body);
-        }
-    }
-
-    private static String unchunk(String chunked) {
-        StringBuilder out = new StringBuilder();
-        int at = 0;
-        while (true) {
-            int eol = chunked.indexOf("\r\n", at);
-            int size = Integer.parseInt(chunked.substring(at, eol).trim(), 16);
-            if (size == 0) {
-                return out.toString();
-            }
-            out.append(chunked, eol + 2, eol + 2 + size);
-            at = eol + 2 + size + 2;
         }
     }
 

@@ -252,7 +252,7 @@ class HotPathIT {
                     contentType = value;
                 }
                 if (name.equals("transfer-encoding") && value.contains("chunked")) {
-                    answer = unchunk(answer);
+                    answer = RawHttp.unchunk(answer);
                 }
                 if (!name.equals("date") && !name.equals("connection") && !name.equals("content-length")
                         && !name.equals("transfer-encoding") && !name.equals("keep-alive")) {
@@ -260,20 +260,6 @@ class HotPathIT {
                 }
             }
             return new Raw(Integer.parseInt(head[0].substring(9, 12)), contentType, names, answer);
-        }
-    }
-
-    private static String unchunk(String chunked) {
-        StringBuilder out = new StringBuilder();
-        int at = 0;
-        while (true) {
-            int eol = chunked.indexOf("\r\n", at);
-            int size = Integer.parseInt(chunked.substring(at, eol).trim(), 16);
-            if (size == 0) {
-                return out.toString();
-            }
-            out.append(chunked, eol + 2, eol + 2 + size);
-            at = eol + 2 + size + 2;
         }
     }
 }
