@@ -21,6 +21,7 @@ import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.boot.actuate.metrics.http.Outcome;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
@@ -64,52 +65,54 @@ import java.util.concurrent.TimeUnit;
 @Order(Ordered.HIGHEST_PRECEDENCE)
 public class HotPathFilter extends OncePerRequestFilter {
 
-    private static final String PLACE = "/api/v1/orders";
-    private static final String FORWARDED_PLACE = "/internal/v1/orders";
-    private static final String INBOX = "/internal/v1/inbox";
-    private static final String INBOX_BATCH = "/internal/v1/inbox/batch";
+    /** What a route's controller does with the parsed body, for the authenticated principal. */
+    private interface Handler {
+        ResponseEntity<?> handle(UsernamePasswordAuthenticationToken principal, Object body);
+    }
 
+    /** One path this filter serves: the role it needs, how its body is read and who answers it. */
+    private record Route(String path, String role, ObjectReader reader, Handler handler, Counter served,
+                         Map<Answered, Timer> timers) {
+    }
+
+    /** The tags of one {@code http.server.requests} timer of a route. */
+    private record Answered(int status, String exception) {
+    }
+
+    private final Map<String, Route> routes;
     private final TokenAuthenticator authenticator;
-    private final OrderController orders;
-    private final InternalController internal;
-    private final InboxController inbox;
     private final ProblemHandler problems;
     private final MeterRegistry meters;
-    private final ObjectReader placeReader;
-    private final ObjectReader forwardedReader;
-    private final ObjectReader inboxReader;
-    private final ObjectReader inboxBatchReader;
     private final ObjectWriter writer;
     private final int maxBodyBytes;
-    private final Map<String, Timer> timers = new ConcurrentHashMap<>();
-    private final Map<String, Counter> served = new ConcurrentHashMap<>();
 
     public HotPathFilter(TokenAuthenticator authenticator, OrderController orders, InternalController internal,
                          InboxController inbox, ProblemHandler problems, ObjectMapper mapper, MeterRegistry meters,
                          BrokerProperties properties) {
         this.authenticator = authenticator;
-        this.orders = orders;
-        this.internal = internal;
-        this.inbox = inbox;
         this.problems = problems;
         this.meters = meters;
-        this.placeReader = mapper.readerFor(PlaceOrderRequest.class);
-        this.forwardedReader = mapper.readerFor(Forwarded.Placement.class);
-        this.inboxReader = mapper.readerFor(Forwarded.InboxRow.class);
-        this.inboxBatchReader = mapper.readerFor(new TypeReference<List<Forwarded.InboxRow>>() { });
         this.writer = mapper.writer();
         this.maxBodyBytes = properties.web().maxBodyBytes();
+        String customer = TokenAuthenticator.ROLE_CUSTOMER;
+        String peer = TokenAuthenticator.ROLE_PEER;
+        this.routes = Map.of(
+                "/api/v1/orders", route("/api/v1/orders", customer, mapper.readerFor(PlaceOrderRequest.class),
+                        (principal, body) -> orders.place(principal, (PlaceOrderRequest) body)),
+                "/internal/v1/orders", route("/internal/v1/orders", peer, mapper.readerFor(Forwarded.Placement.class),
+                        (principal, body) -> internal.place((Forwarded.Placement) body)),
+                "/internal/v1/inbox", route("/internal/v1/inbox", peer, mapper.readerFor(Forwarded.InboxRow.class),
+                        (principal, body) -> inbox.announce((Forwarded.InboxRow) body)),
+                "/internal/v1/inbox/batch", route("/internal/v1/inbox/batch", peer,
+                        mapper.readerFor(new TypeReference<List<Forwarded.InboxRow>>() { }),
+                        (principal, body) -> inbox.announceAll(rows(body))));
     }
 
-    /** Which of these a request is, by method and exact path; null for any other. */
-    static String route(String method, String uri, String query) {
-        if (!"POST".equals(method) || query != null) {
-            return null;
-        }
-        return switch (uri) {
-            case PLACE, FORWARDED_PLACE, INBOX, INBOX_BATCH -> uri;
-            default -> null;
-        };
+    private Route route(String path, String role, ObjectReader reader, Handler handler) {
+        Counter served = Counter.builder("geobroker.http.direct.requests").tag("uri", path)
+                .description("Requests served by the hot path, without the filter chain and MVC dispatch")
+                .register(meters);
+        return new Route(path, role, reader, handler, served, new ConcurrentHashMap<>());
     }
 
     /** A {@code Content-Type} the MVC path reads as UTF-8 JSON, as this path does. */
@@ -134,7 +137,8 @@ public class HotPathFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        String route = route(request.getMethod(), request.getRequestURI(), request.getQueryString());
+        Route route = "POST".equals(request.getMethod()) && request.getQueryString() == null
+                ? routes.get(request.getRequestURI()) : null;
         int length = request.getContentLength();
         if (route == null || length <= 0 || length > maxBodyBytes
                 || !jsonContentType(request.getContentType()) || !acceptsJson(request.getHeader(HttpHeaders.ACCEPT))) {
@@ -143,8 +147,7 @@ public class HotPathFilter extends OncePerRequestFilter {
         }
         Optional<UsernamePasswordAuthenticationToken> principal =
                 authenticator.authenticateHeader(request.getHeader(HttpHeaders.AUTHORIZATION));
-        String role = route.equals(PLACE) ? TokenAuthenticator.ROLE_CUSTOMER : TokenAuthenticator.ROLE_PEER;
-        if (principal.isEmpty() || !TokenAuthenticator.hasRole(principal.get(), role)) {
+        if (principal.isEmpty() || !TokenAuthenticator.hasRole(principal.get(), route.role())) {
             chain.doFilter(request, response);
             return;
         }
@@ -159,7 +162,7 @@ public class HotPathFilter extends OncePerRequestFilter {
         }
         Object parsed;
         try {
-            parsed = reader(route).readValue(body);
+            parsed = route.reader().readValue(body);
         } catch (IOException | RuntimeException notParsed) {
             // the full chain reads the same bytes and answers what the rest of the API answers
             chain.doFilter(new ReadBody(request, body), response);
@@ -168,34 +171,14 @@ public class HotPathFilter extends OncePerRequestFilter {
         ResponseEntity<?> answer;
         String exception = "none";
         try {
-            answer = handle(route, principal.get(), parsed);
+            answer = route.handler().handle(principal.get(), parsed);
         } catch (RuntimeException e) {
             answer = problem(e);
             exception = e.getClass().getSimpleName();
         }
         write(request, response, answer);
-        served.computeIfAbsent(route, uri -> Counter.builder("geobroker.http.direct.requests").tag("uri", uri)
-                .description("Requests served by the hot path, without the filter chain and MVC dispatch")
-                .register(meters)).increment();
+        route.served().increment();
         timer(route, answer.getStatusCode().value(), exception).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
-    }
-
-    private ObjectReader reader(String route) {
-        return switch (route) {
-            case PLACE -> placeReader;
-            case FORWARDED_PLACE -> forwardedReader;
-            case INBOX -> inboxReader;
-            default -> inboxBatchReader;
-        };
-    }
-
-    private ResponseEntity<?> handle(String route, UsernamePasswordAuthenticationToken principal, Object body) {
-        return switch (route) {
-            case PLACE -> orders.place(principal, (PlaceOrderRequest) body);
-            case FORWARDED_PLACE -> internal.place((Forwarded.Placement) body);
-            case INBOX -> inbox.announce((Forwarded.InboxRow) body);
-            default -> inbox.announceAll(rows(body));
-        };
     }
 
     @SuppressWarnings("unchecked")
@@ -246,28 +229,15 @@ public class HotPathFilter extends OncePerRequestFilter {
         response.setHeader("X-Frame-Options", "DENY");
     }
 
-    private Timer timer(String uri, int status, String exception) {
-        return timers.computeIfAbsent(uri + ' ' + status + ' ' + exception, k -> Timer.builder("http.server.requests")
+    private Timer timer(Route route, int status, String exception) {
+        return route.timers().computeIfAbsent(new Answered(status, exception), k -> Timer.builder("http.server.requests")
                 .tag("error", exception)
                 .tag("exception", exception)
                 .tag("method", "POST")
-                .tag("outcome", outcome(status))
+                .tag("outcome", Outcome.forStatus(status).name())
                 .tag("status", Integer.toString(status))
-                .tag("uri", uri)
+                .tag("uri", route.path())
                 .register(meters));
-    }
-
-    private static String outcome(int status) {
-        if (status >= 500) {
-            return "SERVER_ERROR";
-        }
-        if (status >= 400) {
-            return "CLIENT_ERROR";
-        }
-        if (status >= 300) {
-            return "REDIRECTION";
-        }
-        return status >= 200 ? "SUCCESS" : "INFORMATIONAL";
     }
 
     /** The request with its body already read: the rest of the chain reads the same bytes. */
