@@ -25,6 +25,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import picocli.CommandLine;
@@ -50,6 +51,8 @@ public final class SchemaTool {
     /** DDL over a WAN on a loaded machine takes seconds; the driver's 2 s default is too short. */
     private static final Duration DDL_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration AGREEMENT_TIMEOUT = Duration.ofSeconds(90);
+    /** The version that drops the tables of before versions 5-7, once {@link LegacyRows} has copied what they hold. */
+    private static final int LEGACY_TABLES_DROPPED = 8;
 
     private SchemaTool() {
     }
@@ -61,11 +64,27 @@ public final class SchemaTool {
      * @return the versions applied by this call (empty if the schema was already current)
      */
     public static List<Integer> apply(CqlSession session, String keyspace, Map<String, Integer> rfPerDc) {
-        return apply(session, keyspace, rfPerDc, Migration.onClassPath(SchemaTool.class.getClassLoader()));
+        return apply(session, keyspace, rfPerDc, Integer.MAX_VALUE, report -> { });
+    }
+
+    /**
+     * Applies every version up to {@code throughVersion} not yet recorded in the keyspace (a
+     * keyspace left at an older version, as an upgrade starts from), telling {@code report} what
+     * a version's data step did.
+     */
+    public static List<Integer> apply(CqlSession session, String keyspace, Map<String, Integer> rfPerDc,
+                                      int throughVersion, Consumer<String> report) {
+        return apply(session, keyspace, rfPerDc, Migration.onClassPath(SchemaTool.class.getClassLoader()).stream()
+                .filter(m -> m.version() <= throughVersion).toList(), report);
     }
 
     static List<Integer> apply(CqlSession session, String keyspace, Map<String, Integer> rfPerDc,
                                List<Migration> migrations) {
+        return apply(session, keyspace, rfPerDc, migrations, report -> { });
+    }
+
+    private static List<Integer> apply(CqlSession session, String keyspace, Map<String, Integer> rfPerDc,
+                                       List<Migration> migrations, Consumer<String> report) {
         if (!KEYSPACE.matcher(keyspace).matches()) {
             throw new IllegalArgumentException("invalid keyspace name '" + keyspace
                     + "': a letter, then up to 47 letters, digits or '_'");
@@ -76,6 +95,11 @@ public final class SchemaTool {
         for (Migration migration : migrations) {
             if (done.contains(migration.version())) {
                 continue;
+            }
+            if (migration.version() == LEGACY_TABLES_DROPPED && !done.isEmpty()) {
+                // only a keyspace of before this call can hold rows an older broker left: the tables
+                // of one created by this call are empty, and scanning them takes a while over a WAN
+                report.accept(LegacyRows.copy(session, keyspace).toString());
             }
             for (String statement : CqlScript.split(CqlScript.substitute(migration.text(), values))) {
                 execute(session, statement);
@@ -219,7 +243,7 @@ public final class SchemaTool {
         public Integer call() {
             Topology t = Topology.load(topology);
             try (CqlSession session = connect(t)) {
-                List<Integer> applied = apply(session, keyspace, replicationOf(t));
+                List<Integer> applied = apply(session, keyspace, replicationOf(t), Integer.MAX_VALUE, System.out::println);
                 System.out.println(applied.isEmpty()
                         ? "schema of " + keyspace + " is current"
                         : "applied to " + keyspace + ": " + applied.stream().map(v -> "V" + v)

@@ -76,7 +76,9 @@ public final class LocalStackExtension implements BeforeAllCallback, ParameterRe
             try (CqlSession admin = connect(first, null)) {
                 admin.execute(SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + keyspace)
                         .setTimeout(Duration.ofSeconds(60)));
-                SchemaTool.apply(admin, keyspace, SchemaTool.replicationOf(topology));
+                WithLocalStack settings = testClass.getAnnotation(WithLocalStack.class);
+                SchemaTool.apply(admin, keyspace, SchemaTool.replicationOf(topology),
+                        settings == null ? Integer.MAX_VALUE : settings.schemaVersion(), report -> { });
             }
         }
 

@@ -14,7 +14,10 @@ public interface StackContext {
 
     Topology topology();
 
-    /** This test class's keyspace ({@code it_<class name>}), freshly created with the schema. */
+    /**
+     * This test class's keyspace ({@code it_<class name>}), freshly created with the schema (at
+     * {@link WithLocalStack#schemaVersion()}).
+     */
     String keyspace();
 
     /** Topic names with this test class's own prefix. */

@@ -16,4 +16,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Inherited
 @ExtendWith(LocalStackExtension.class)
 public @interface WithLocalStack {
+
+    /**
+     * The schema version the class's keyspace is created at: the current one by default; an older
+     * one for a test of an upgrade, which applies the rest itself ({@code SchemaTool.apply}).
+     */
+    int schemaVersion() default Integer.MAX_VALUE;
 }

@@ -42,15 +42,15 @@ class FoundationIT {
     void a_row_written_at_local_quorum_in_sydney_is_read_at_local_one_in_nvirginia(StackContext stack) {
         String symbol = "T" + UUID.randomUUID().toString().substring(0, 8);
         stack.session(SYDNEY).execute(SimpleStatement.newInstance(
-                        "INSERT INTO quotes (symbol, exchange, price, volume, sequence) VALUES (?, 'ASX', 12345, 10, 1)", symbol)
+                        "INSERT INTO symbol_state (symbol, quote_price, quote_volume, quote_sequence) VALUES (?, 12345, 10, 1)", symbol)
                 .setConsistencyLevel(ConsistencyLevel.LOCAL_QUORUM));
 
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             Row row = stack.session(NVIRGINIA).execute(SimpleStatement.newInstance(
-                            "SELECT price FROM quotes WHERE symbol = ?", symbol)
+                            "SELECT quote_price FROM symbol_state WHERE symbol = ?", symbol)
                     .setConsistencyLevel(ConsistencyLevel.LOCAL_ONE)).one();
             assertThat(row).isNotNull();
-            assertThat(row.getLong("price")).isEqualTo(12345L);
+            assertThat(row.getLong("quote_price")).isEqualTo(12345L);
         });
     }
 
@@ -141,7 +141,7 @@ class FoundationIT {
 
     private static void write(CqlSession session, ConsistencyLevel level) {
         session.execute(SimpleStatement.newInstance(
-                        "INSERT INTO quotes (symbol, exchange, price, updated_at) VALUES (?, 'ASX', 1, ?)",
+                        "INSERT INTO symbol_state (symbol, quote_price, quote_updated_at) VALUES (?, 1, ?)",
                         "W" + UUID.randomUUID().toString().substring(0, 8), Instant.now())
                 .setConsistencyLevel(level));
     }

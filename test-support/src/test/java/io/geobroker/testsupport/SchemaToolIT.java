@@ -24,7 +24,7 @@ class SchemaToolIT {
         List<Row> versions = session.execute("SELECT version, name, checksum FROM schema_version").all();
         assertThat(versions).extracting(r -> r.getInt("version")).contains(1);
         assertThat(versions).allSatisfy(r -> assertThat(r.getString("checksum")).hasSize(16));
-        assertThat(session.getMetadata().getKeyspace(stack.keyspace()).orElseThrow().getTable("orders")).isPresent();
+        assertThat(session.getMetadata().getKeyspace(stack.keyspace()).orElseThrow().getTable("customer_orders")).isPresent();
     }
 
     @Test

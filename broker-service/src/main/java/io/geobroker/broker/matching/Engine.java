@@ -110,7 +110,7 @@ public class Engine implements SmartLifecycle {
         this.groupCommit = new GroupCommit(group, symbols, store,
                 new Generations(store, writer, writeClock, symbols, config.deletionsPerGeneration()),
                 writer, publisher, inFlight, metrics, region.name());
-        this.recovery = new Recovery(store, writer, writeClock, symbols, orders, publisher, region.name());
+        this.recovery = new Recovery(store, writer, symbols, orders, publisher, region.name());
     }
 
     // ---- commands from other threads

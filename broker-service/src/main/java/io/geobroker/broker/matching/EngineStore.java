@@ -35,15 +35,15 @@ final class EngineStore {
                      long lastGroupFirstSequence, Optional<QuoteRow> quote) {
     }
 
-    /** A symbol's latest ticker as stored: in symbol_state (schema V005), or in the quotes table before. */
+    /** A symbol's latest ticker as stored in symbol_state. */
     record QuoteRow(long price, long volume, long sequence, long exchangeTimeMicros, Instant updatedAt) {
     }
 
-    /** One row of symbol_orders (open_orders before schema V007): an order resting on a symbol. */
+    /** One row of symbol_orders: an order resting on a symbol. */
     record OpenRow(UUID orderId, String customerId, long sequence) {
     }
 
-    /** One row of symbol_fills (fills_by_ticker before schema V007). */
+    /** One row of symbol_fills. */
     record FillRow(String symbol, long tickerSequence, UUID fillId, UUID orderId, String customerId, Side side,
                    OrderType orderType, long price, long quantity, String currency, long tickerExchangeTimeMicros,
                    long durableTimeMicros) {
@@ -52,14 +52,10 @@ final class EngineStore {
     private final CqlSession session;
     private final OrderDao orders;
     private final PreparedStatement selectSymbolState;
-    private final PreparedStatement selectLegacyQuote;
     private final PreparedStatement selectOpenOrders;
-    private final PreparedStatement selectLegacyOpenOrders;
-    private final PreparedStatement deleteLegacyOpenOrders;
     private final PreparedStatement selectCash;
     private final PreparedStatement selectHolding;
     private final PreparedStatement selectFills;
-    private final PreparedStatement selectLegacyFills;
     private final PreparedStatement insertOrder;
     private final PreparedStatement insertOrderByCustomer;
     private final PreparedStatement updateOrder;
@@ -81,17 +77,12 @@ final class EngineStore {
         selectSymbolState = session.prepare("SELECT generation, deletions, last_ticker_sequence, next_order_sequence, "
                 + "last_group_first_sequence, quote_price, quote_volume, quote_sequence, quote_exchange_time_micros, "
                 + "quote_updated_at FROM symbol_state WHERE symbol = ?");
-        selectLegacyQuote = session.prepare("SELECT price, volume, sequence, exchange_time_micros, updated_at "
-                + "FROM quotes WHERE symbol = ?");
         selectOpenOrders = session.prepare("SELECT order_id, customer_id, sequence FROM symbol_orders "
                 + "WHERE symbol = ? AND generation = ?");
-        selectLegacyOpenOrders = session.prepare("SELECT * FROM open_orders WHERE symbol = ? AND generation = ?");
-        deleteLegacyOpenOrders = session.prepare("DELETE FROM open_orders WHERE symbol = ? AND generation = ?");
         selectCash = session.prepare("SELECT available, reserved FROM cash WHERE customer_id = ? AND currency = ?");
         selectHolding = session.prepare("SELECT available, reserved FROM holdings WHERE customer_id = ? AND symbol = ?");
         selectFills = session.prepare("SELECT * FROM symbol_fills WHERE symbol = ? AND ticker_sequence >= ? "
                 + "AND ticker_sequence <= ?");
-        selectLegacyFills = session.prepare("SELECT * FROM fills_by_ticker WHERE symbol = ? AND ticker_sequence = ?");
         insertOrder = session.prepare("INSERT INTO customer_orders (" + OrderDao.ORDER_COLUMNS + ") VALUES ("
                 + "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         insertOrderByCustomer = session.prepare("INSERT INTO orders_by_customer (customer_id, placed_at, order_id, "
@@ -134,14 +125,6 @@ final class EngineStore {
                 r.isNull("last_group_first_sequence") ? -1 : r.getLong("last_group_first_sequence"), quote));
     }
 
-    /** A quote written to the quotes table by a broker before schema V005, if any. */
-    Optional<QuoteRow> legacyQuote(String symbol) {
-        Row r = session.execute(selectLegacyQuote.bind(symbol)).one();
-        return r == null || r.isNull("sequence") ? Optional.empty()
-                : Optional.of(new QuoteRow(r.getLong("price"), r.getLong("volume"), r.getLong("sequence"),
-                        r.getLong("exchange_time_micros"), r.getInstant("updated_at")));
-    }
-
     List<OpenRow> openOrders(String symbol, int generation) {
         List<OpenRow> rows = new ArrayList<>();
         for (Row r : session.execute(selectOpenOrders.bind(symbol, generation))) {
@@ -150,27 +133,8 @@ final class EngineStore {
         return rows;
     }
 
-    /**
-     * The rows a broker before schema V007 left in open_orders for the symbol's generation, as
-     * statements that write them into symbol_orders (with the same values).
-     */
-    List<BoundStatement> legacyOpenOrders(String symbol, int generation) {
-        List<BoundStatement> rows = new ArrayList<>();
-        for (Row r : session.execute(selectLegacyOpenOrders.bind(symbol, generation))) {
-            rows.add(insertOpenOrder.bind(symbol, generation, r.getUuid("order_id"), r.getString("customer_id"),
-                    r.getString("side"), r.getString("order_type"), r.getString("time_in_force"),
-                    r.isNull("all_or_none") ? null : r.getBoolean("all_or_none"),
-                    r.isNull("limit_price") ? null : r.getLong("limit_price"),
-                    r.isNull("stop_price") ? null : r.getLong("stop_price"),
-                    r.isNull("triggered") ? null : r.getBoolean("triggered"),
-                    r.isNull("remaining") ? null : r.getLong("remaining"), r.getInstant("placed_at"),
-                    r.getLong("sequence"), r.getInstant("expires_at")));
-        }
-        return rows;
-    }
-
-    Optional<OrderDao.Found> order(String customerId, UUID orderId) {
-        return orders.locate(customerId, orderId);
+    Optional<Order> order(String customerId, UUID orderId) {
+        return orders.find(customerId, orderId);
     }
 
     CashAccount cash(String customerId, String currency) {
@@ -185,25 +149,11 @@ final class EngineStore {
                 : new Holding(customerId, symbol, r.getLong("available"), r.getLong("reserved"));
     }
 
-    /** Deletes the open_orders partition of a generation once its rows are copied into symbol_orders. */
-    BoundStatement deleteLegacyOpenOrders(String symbol, int generation) {
-        return deleteLegacyOpenOrders.bind(symbol, generation);
-    }
-
     /** The fills of the symbol's tickers {@code first} to {@code last}, in ticker order. */
     List<FillRow> fills(String symbol, long first, long last) {
         List<FillRow> fills = new ArrayList<>();
         for (Row r : session.execute(selectFills.bind(symbol, first, last))) {
             fills.add(fillRow(symbol, r.getLong("ticker_sequence"), r));
-        }
-        return fills;
-    }
-
-    /** The fills a broker before schema V007 wrote to fills_by_ticker for one ticker of the symbol. */
-    List<FillRow> legacyFills(String symbol, long tickerSequence) {
-        List<FillRow> fills = new ArrayList<>();
-        for (Row r : session.execute(selectLegacyFills.bind(symbol, tickerSequence))) {
-            fills.add(fillRow(symbol, tickerSequence, r));
         }
         return fills;
     }

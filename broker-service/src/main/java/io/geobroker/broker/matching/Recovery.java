@@ -1,6 +1,5 @@
 package io.geobroker.broker.matching;
 
-import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import io.geobroker.broker.fill.FillPublisher;
 import io.geobroker.broker.order.Order;
 import io.geobroker.domain.Fill;
@@ -24,21 +23,18 @@ final class Recovery {
 
     /** Logged under the engine's name, like everything the engine thread does. */
     private static final Logger log = LoggerFactory.getLogger(Engine.class);
-    private static final int COPY_BATCH = 50;
 
     private final EngineStore store;
     private final BatchWriter writer;
-    private final WriteClock writeClock;
     private final Map<String, SymbolState> symbols;
     private final OrderLifecycle orders;
     private final FillPublisher publisher;
     private final String region;
 
-    Recovery(EngineStore store, BatchWriter writer, WriteClock writeClock, Map<String, SymbolState> symbols,
+    Recovery(EngineStore store, BatchWriter writer, Map<String, SymbolState> symbols,
              OrderLifecycle orders, FillPublisher publisher, String region) {
         this.store = store;
         this.writer = writer;
-        this.writeClock = writeClock;
         this.symbols = symbols;
         this.orders = orders;
         this.publisher = publisher;
@@ -52,27 +48,16 @@ final class Recovery {
         for (SymbolState s : symbols.values()) {
             Optional<EngineStore.SymbolRow> stored = store.symbolState(s.symbol());
             stored.ifPresent(row -> restoreProgress(s, row));
-            Optional<EngineStore.QuoteRow> quote = stored.flatMap(EngineStore.SymbolRow::quote);
-            if (quote.isPresent()) {
-                restoreQuote(s, quote.get());
-            } else {
-                store.legacyQuote(s.symbol()).ifPresent(q -> copyLegacyQuote(s, q));
-            }
-            for (EngineStore.OpenRow row : openOrders(s)) {
-                store.order(row.customerId(), row.orderId()).filter(f -> !f.order().status().isTerminal()).ifPresent(f -> {
-                    Order o = f.order();
+            stored.flatMap(EngineStore.SymbolRow::quote).ifPresent(q -> restoreQuote(s, q));
+            for (EngineStore.OpenRow row : store.openOrders(s.symbol(), s.generation)) {
+                store.order(row.customerId(), row.orderId()).filter(o -> !o.status().isTerminal()).ifPresent(o -> {
                     OrderState state = OrderState.restore(o, bookLimitOf(o), row.sequence());
-                    if (f.legacy()) {
-                        // placed before schema V006: its first write puts the whole row in customer_orders
-                        state.rowWritten = false;
-                        state.listedWherePlaced = true;
-                    }
                     state.persistedGeneration = s.generation;
                     orders.restored(s, state);
                 });
             }
             if (s.lastGroupFirstSequence >= 0) {
-                for (EngineStore.FillRow f : lastGroupsFills(s)) {
+                for (EngineStore.FillRow f : store.fills(s.symbol(), s.lastGroupFirstSequence, lastSequenceToRepublish(s))) {
                     republish.add(EngineStore.toFill(f, s.info.exchange(), region, f.durableTimeMicros()));
                 }
             }
@@ -80,45 +65,6 @@ final class Recovery {
         publisher.publish(republish);
         log.info("engine state rebuilt: {} symbols, {} resting orders, {} fill(s) of the last group published again, in {} ms",
                 symbols.size(), orders.resting(), republish.size(), (System.nanoTime() - start) / 1_000_000);
-    }
-
-    /**
-     * The symbol's resting orders in its current generation; when symbol_orders holds none, those a
-     * broker before schema V007 left in open_orders, copied into symbol_orders first.
-     */
-    private List<EngineStore.OpenRow> openOrders(SymbolState s) {
-        List<EngineStore.OpenRow> rows = store.openOrders(s.symbol(), s.generation);
-        if (!rows.isEmpty()) {
-            return rows;
-        }
-        List<BoundStatement> legacy = store.legacyOpenOrders(s.symbol(), s.generation);
-        if (legacy.isEmpty()) {
-            return rows;
-        }
-        for (int from = 0; from < legacy.size(); from += COPY_BATCH) {
-            writer.persistPartition(legacy.subList(from, Math.min(legacy.size(), from + COPY_BATCH)), writeClock.next());
-        }
-        // once: a later start whose generation is empty must not copy orders that have left the book since
-        writer.persistPartition(List.of(store.deleteLegacyOpenOrders(s.symbol(), s.generation)), writeClock.next());
-        log.info("{}: {} resting orders of generation {} copied from open_orders into symbol_orders", s.symbol(),
-                legacy.size(), s.generation);
-        return store.openOrders(s.symbol(), s.generation);
-    }
-
-    /**
-     * The fills of the symbol's last two durable groups; when symbol_fills holds none, those a broker
-     * before schema V007 wrote to fills_by_ticker, one ticker at a time.
-     */
-    private List<EngineStore.FillRow> lastGroupsFills(SymbolState s) {
-        long last = lastSequenceToRepublish(s);
-        List<EngineStore.FillRow> fills = store.fills(s.symbol(), s.lastGroupFirstSequence, last);
-        if (!fills.isEmpty()) {
-            return fills;
-        }
-        for (long seq = s.lastGroupFirstSequence; seq <= last; seq++) {
-            fills.addAll(store.legacyFills(s.symbol(), seq));
-        }
-        return fills;
     }
 
     static void restoreProgress(SymbolState s, EngineStore.SymbolRow row) {
@@ -141,13 +87,6 @@ final class Recovery {
     /** The last ticker sequence whose fills are published again: the later of the last ticker's and the quote's. */
     static long lastSequenceToRepublish(SymbolState s) {
         return Math.max(s.lastTickerSequence, s.quoteSequence);
-    }
-
-    /** A quote a broker before schema V005 left in the quotes table: restored, and written into symbol_state. */
-    private void copyLegacyQuote(SymbolState s, EngineStore.QuoteRow q) {
-        restoreQuote(s, q);
-        writer.persistPartition(List.of(store.symbolState(s)), writeClock.next());
-        log.info("{}: quote of sequence {} copied from the quotes table into symbol_state", s.symbol(), q.sequence());
     }
 
     /** The price a restored order may trade at: for a BUY STOP it is the protection price it reserved at. */

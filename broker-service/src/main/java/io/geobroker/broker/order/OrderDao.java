@@ -22,18 +22,9 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
-/**
- * Reads of the {@code customer_orders} and {@code orders_by_customer} tables; the engine does the
- * writes. An order placed before schema V006 is in the {@code orders} table, keyed by its id alone:
- * when that table held rows at start, an order {@code customer_orders} does not hold is looked up
- * there too.
- */
+/** Reads of the {@code customer_orders} and {@code orders_by_customer} tables; the engine does the writes. */
 @Repository
 public class OrderDao {
-
-    /** An order as read, and whether it came from the {@code orders} table of before schema V006. */
-    public record Found(Order order, boolean legacy) {
-    }
 
     /** Columns of an order row in the order {@link #map(Row)} reads them. */
     public static final String ORDER_COLUMNS = "order_id, customer_id, client_order_id, symbol, exchange, currency, "
@@ -46,45 +37,18 @@ public class OrderDao {
 
     private final CqlSession session;
     private final PreparedStatement byId;
-    private final PreparedStatement legacyById;
     private final PreparedStatement byCustomer;
-    private final boolean legacy;
 
     public OrderDao(CqlSession session) {
         this.session = session;
         this.byId = session.prepare("SELECT " + ORDER_COLUMNS + " FROM customer_orders WHERE customer_id = ? AND order_id = ?");
-        this.legacyById = session.prepare("SELECT " + ORDER_COLUMNS + " FROM orders WHERE order_id = ?");
         this.byCustomer = session.prepare(
                 "SELECT placed_at, order_id, symbol FROM orders_by_customer WHERE customer_id = ?");
-        this.legacy = session.execute("SELECT order_id FROM orders LIMIT 1").one() != null;
     }
 
     /** The customer's order; another customer's order is not found. */
     public Optional<Order> find(String customerId, UUID orderId) {
-        return locate(customerId, orderId).map(Found::order);
-    }
-
-    /** {@link #find}, saying where the order was. */
-    public Optional<Found> locate(String customerId, UUID orderId) {
-        Row row = session.execute(byId.bind(customerId, orderId)).one();
-        if (row != null) {
-            return Optional.of(new Found(map(row), false));
-        }
-        return legacy(customerId, orderId).map(order -> new Found(order, true));
-    }
-
-    /** The order in the {@code orders} table of before schema V006, if that table held rows at start. */
-    public Optional<Order> legacy(String customerId, UUID orderId) {
-        if (!legacy) {
-            return Optional.empty();
-        }
-        return Optional.ofNullable(session.execute(legacyById.bind(orderId)).one()).map(OrderDao::map)
-                .filter(order -> order.customerId().equals(customerId));
-    }
-
-    /** Whether the {@code orders} table of before schema V006 held rows when this broker started. */
-    public boolean readsLegacyOrders() {
-        return legacy;
+        return Optional.ofNullable(session.execute(byId.bind(customerId, orderId)).one()).map(OrderDao::map);
     }
 
     /**
@@ -122,8 +86,8 @@ public class OrderDao {
             for (int i = 0; i < chunk.size(); i++) {
                 Row row = joined(reads.get(i)).one();
                 Instant entry = listedAt.get(from + i);
-                Optional<Order> order = row != null ? Optional.of(map(row)).filter(o -> o.placedAt().equals(entry))
-                        : legacy(customerId, chunk.get(i));
+                Optional<Order> order = Optional.ofNullable(row).map(OrderDao::map)
+                        .filter(o -> o.placedAt().equals(entry));
                 order.filter(o -> status == null || o.status() == status).ifPresent(orders::add);
             }
         }

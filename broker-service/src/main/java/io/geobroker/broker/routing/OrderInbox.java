@@ -53,18 +53,15 @@ public class OrderInbox {
     }
 
     private final CqlSession session;
-    private final OrderDao orders;
     private final PreparedStatement insertOrder;
     private final PreparedStatement insertByCustomer;
     private final PreparedStatement insertInbox;
     private final PreparedStatement selectTail;
     private final PreparedStatement selectPartition;
     private final PreparedStatement selectOrder;
-    private final PreparedStatement selectLegacyOrder;
 
-    public OrderInbox(CqlSession session, OrderDao orders) {
+    public OrderInbox(CqlSession session) {
         this.session = session;
-        this.orders = orders;
         insertOrder = session.prepare("INSERT INTO customer_orders (order_id, customer_id, client_order_id, symbol, exchange, "
                 + "currency, home_region, placed_region, side, order_type, time_in_force, all_or_none, quantity, "
                 + "limit_price, stop_price, triggered, status, filled_quantity, filled_notional, reserved, placed_at, "
@@ -79,8 +76,6 @@ public class OrderInbox {
                 + "FROM order_inbox WHERE home_region = ? AND minute = ? AND processed = false ALLOW FILTERING");
         selectOrder = session.prepare("SELECT " + OrderDao.ORDER_COLUMNS + ", WRITETIME(status) AS status_written "
                 + "FROM customer_orders WHERE customer_id = ? AND order_id = ?");
-        selectLegacyOrder = session.prepare("SELECT " + OrderDao.ORDER_COLUMNS
-                + ", WRITETIME(status) AS status_written FROM orders WHERE order_id = ?");
     }
 
     /**
@@ -139,20 +134,13 @@ public class OrderInbox {
     }
 
     /**
-     * {@link #order}, without waiting: the poller reads many orders at once. A customer of null (an
-     * inbox row written before schema V006), or an order not in {@code customer_orders} while the
-     * broker reads the {@code orders} table of before V006, is read from that table.
+     * {@link #order}, without waiting: the poller reads many orders at once. An inbox row without a
+     * customer (written before schema V006, for an order taken long since) finds none.
      */
     CompletableFuture<Optional<Stored>> orderAsync(String customerId, UUID orderId) {
-        CompletableFuture<Optional<Stored>> current = customerId == null ? CompletableFuture.completedFuture(Optional.empty())
+        return customerId == null ? CompletableFuture.completedFuture(Optional.empty())
                 : session.executeAsync(selectOrder.bind(customerId, orderId)).thenApply(rs -> stored(rs.one()))
                 .toCompletableFuture();
-        if (!orders.readsLegacyOrders()) {
-            return current;
-        }
-        return current.thenCompose(found -> found.isPresent() ? CompletableFuture.completedFuture(found)
-                : session.executeAsync(selectLegacyOrder.bind(orderId)).thenApply(rs -> stored(rs.one())
-                .filter(s -> customerId == null || s.order().customerId().equals(customerId))).toCompletableFuture());
     }
 
     private static Optional<Stored> stored(Row r) {

@@ -4,7 +4,6 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.geobroker.broker.order.OrderIds;
-import io.geobroker.broker.security.Tokens;
 import io.geobroker.domain.Fill;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import io.geobroker.testsupport.StackContext;
@@ -16,7 +15,6 @@ import org.junit.jupiter.api.TestInstance;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -34,17 +32,6 @@ import static org.awaitility.Awaitility.await;
 class OrderLifecycleIT {
 
     private static final long START_CASH = 10_000_000;
-    /** A symbol whose only quote is one an older broker left in the quotes table (before schema V005). */
-    private static final String LEGACY_QUOTED = "KO";
-    private static final long LEGACY_SEQUENCE = 7;
-    private static final long LEGACY_PRICE = 12_300;
-    /** A customer whose orders an older broker left in the orders table (before schema V006). */
-    private static final String LEGACY_CUSTOMER = "legacy-ann";
-    private static final String LEGACY_TOKEN = Tokens.newToken(LEGACY_CUSTOMER);
-    private static final String LEGACY_SYMBOL = "PFE";
-    private static final UUID LEGACY_OPEN = OrderIds.orderId(LEGACY_CUSTOMER, "old-open");
-    private static final UUID LEGACY_FILLED = OrderIds.orderId(LEGACY_CUSTOMER, "old-filled");
-
     private TestStack stack;
     @AutoClose
     private InProcessBroker broker;
@@ -55,54 +42,10 @@ class OrderLifecycleIT {
     @BeforeAll
     void start(StackContext context) {
         stack = TestStack.of(context);
-        stack.session("nvirginia").execute(SimpleStatement.newInstance("INSERT INTO quotes (symbol, exchange, price, "
-                + "volume, sequence, exchange_time_micros, updated_at) VALUES (?, 'NYSE', ?, 40, ?, 1000000, ?)",
-                LEGACY_QUOTED, LEGACY_PRICE, LEGACY_SEQUENCE, Instant.parse("2026-01-05T15:00:00Z")));
-        writeLegacyOrders(stack.session("nvirginia"));
         String address = stack.testAddress(20);
         broker = new InProcessBroker(stack, "nvirginia", address, Map.of());
         api = broker.api;
         exchange = new Exchange(stack.kafkaBootstrap("nvirginia"), stack.topics());
-    }
-
-    /**
-     * What a broker before schema V006 left for {@link #LEGACY_CUSTOMER}: an open BUY LIMIT of 10 PFE
-     * at 100.00 (resting on the symbol, its 1,000.00 reserved) and a filled order, in the orders
-     * table and the customer's list.
-     */
-    private static void writeLegacyOrders(CqlSession session) {
-        Instant placed = Instant.parse("2026-01-05T15:00:00Z");
-        session.execute(SimpleStatement.newInstance("INSERT INTO customers (customer_id, display_name, token_sha256, "
-                + "created_at) VALUES (?, ?, ?, ?)", LEGACY_CUSTOMER, LEGACY_CUSTOMER, Tokens.sha256(LEGACY_TOKEN), placed));
-        session.execute(SimpleStatement.newInstance("INSERT INTO cash (customer_id, currency, available, reserved) "
-                + "VALUES (?, 'USD', ?, ?)", LEGACY_CUSTOMER, START_CASH - 100_000 - 50_000, 100_000L));
-        String insert = "INSERT INTO orders (order_id, customer_id, client_order_id, symbol, exchange, currency, "
-                + "home_region, placed_region, side, order_type, time_in_force, all_or_none, quantity, limit_price, "
-                + "triggered, status, filled_quantity, filled_notional, reserved, placed_at, updated_at) "
-                + "VALUES (?, ?, ?, ?, 'NYSE', 'USD', 'nvirginia', 'nvirginia', 'BUY', 'LIMIT', 'GTC', false, ?, "
-                + "10000, false, ?, ?, ?, ?, ?, ?)";
-        session.execute(SimpleStatement.newInstance(insert, LEGACY_OPEN, LEGACY_CUSTOMER, "old-open", LEGACY_SYMBOL,
-                10L, "OPEN", 0L, 0L, 100_000L, placed, placed));
-        session.execute(SimpleStatement.newInstance(insert, LEGACY_FILLED, LEGACY_CUSTOMER, "old-filled", LEGACY_SYMBOL,
-                5L, "FILLED", 5L, 50_000L, 0L, placed.minusSeconds(60), placed));
-        for (UUID id : List.of(LEGACY_OPEN, LEGACY_FILLED)) {
-            session.execute(SimpleStatement.newInstance("INSERT INTO orders_by_customer (customer_id, placed_at, order_id, "
-                    + "symbol, side, order_type, quantity) VALUES (?, ?, ?, ?, 'BUY', 'LIMIT', ?)", LEGACY_CUSTOMER,
-                    id.equals(LEGACY_OPEN) ? placed : placed.minusSeconds(60), id, LEGACY_SYMBOL,
-                    id.equals(LEGACY_OPEN) ? 10L : 5L));
-        }
-        session.execute(SimpleStatement.newInstance("INSERT INTO open_orders (symbol, generation, order_id, customer_id, "
-                + "side, order_type, time_in_force, all_or_none, limit_price, triggered, remaining, placed_at, sequence) "
-                + "VALUES (?, 0, ?, ?, 'BUY', 'LIMIT', 'GTC', false, 10000, false, 10, ?, 1)",
-                LEGACY_SYMBOL, LEGACY_OPEN, LEGACY_CUSTOMER, placed));
-        session.execute(SimpleStatement.newInstance("INSERT INTO symbol_state (symbol, generation, deletions, "
-                + "last_ticker_sequence, next_order_sequence, last_group_first_sequence) VALUES (?, 0, 0, 0, 2, 0)",
-                LEGACY_SYMBOL));
-        // before schema V007 the fills a restart publishes again were in fills_by_ticker
-        session.execute(SimpleStatement.newInstance("INSERT INTO fills_by_ticker (symbol, ticker_sequence, fill_id, "
-                + "order_id, customer_id, side, order_type, price, quantity, currency, ticker_exchange_time_micros, "
-                + "durable_time_micros) VALUES (?, 0, ?, ?, ?, 'BUY', 'LIMIT', 10000, 5, 'USD', 1000000, 2000000)",
-                LEGACY_SYMBOL, OrderIds.fillId(LEGACY_FILLED, 0), LEGACY_FILLED, LEGACY_CUSTOMER));
     }
 
     private String customer() {
@@ -254,24 +197,9 @@ class OrderLifecycleIT {
     }
 
     @Test
-    void a_quote_is_kept_in_symbol_state_and_one_left_in_the_quotes_table_is_copied_there_at_start() {
+    void a_quote_is_kept_in_symbol_state() {
         String hal = customer();
         CqlSession session = stack.session("nvirginia");
-
-        BrokerApi.Response legacy = api.get(hal, "/api/v1/quotes/" + LEGACY_QUOTED);
-        assertThat(legacy.status()).as("%s", legacy.body()).isEqualTo(200);
-        assertThat(legacy.number("sequence")).isEqualTo(LEGACY_SEQUENCE);
-        assertThat(legacy.number("price")).isEqualTo(LEGACY_PRICE);
-        assertThat(legacy.text("exchange")).isEqualTo("NYSE");
-        Row copied = session.execute(SimpleStatement.newInstance(
-                "SELECT quote_sequence, quote_price FROM symbol_state WHERE symbol = ?", LEGACY_QUOTED)).one();
-        assertThat(copied).as("the engine copied the quote into symbol_state at start").isNotNull();
-        assertThat(copied.getLong("quote_sequence")).isEqualTo(LEGACY_SEQUENCE);
-        assertThat(copied.getLong("quote_price")).isEqualTo(LEGACY_PRICE);
-        BrokerApi.Response bought = api.place(hal, "q1", LEGACY_QUOTED, "BUY", "MARKET", 10);
-        assertThat(bought.status()).as("%s", bought.body()).isEqualTo(201);
-        assertThat(bought.body().path("fills").get(0).path("price").asLong()).isEqualTo(LEGACY_PRICE);
-        assertThat(bought.body().path("fills").get(0).path("tickerSequence").asLong()).isEqualTo(LEGACY_SEQUENCE);
 
         long sequence = tickAndWait(hal, "DIS", 5_000, 25);
         Row state = session.execute(SimpleStatement.newInstance("SELECT last_ticker_sequence, quote_sequence, "
@@ -281,63 +209,8 @@ class OrderLifecycleIT {
         assertThat(state.getLong("quote_price")).isEqualTo(5_000);
         assertThat(state.getLong("quote_volume")).isEqualTo(25);
         assertThat(state.getInstant("quote_updated_at")).isNotNull();
-        assertThat(session.execute(SimpleStatement.newInstance("SELECT symbol FROM quotes WHERE symbol = 'DIS'")).one())
-                .as("a ticker writes no quotes row of its own").isNull();
         assertThat(api.get(hal, "/api/v1/quotes").body().findValuesAsText("symbol"))
-                .contains(LEGACY_QUOTED, "DIS");
-    }
-
-    @Test
-    void orders_an_older_broker_left_in_the_orders_table_are_served_and_filled() {
-        CqlSession session = stack.session("nvirginia");
-        String other = customer();
-
-        BrokerApi.Response open = order(LEGACY_TOKEN, LEGACY_OPEN.toString());
-        assertThat(open.status()).as("%s", open.body()).isEqualTo(200);
-        assertThat(open.text("status")).isEqualTo("OPEN");
-        assertThat(open.text("symbol")).isEqualTo(LEGACY_SYMBOL);
-        assertThat(order(LEGACY_TOKEN, LEGACY_FILLED.toString()).text("status")).isEqualTo("FILLED");
-        assertThat(order(other, LEGACY_OPEN.toString()).status()).as("not another customer's").isEqualTo(404);
-        assertThat(api.get(LEGACY_TOKEN, "/api/v1/orders").body().findValuesAsText("orderId"))
-                .containsExactly(LEGACY_OPEN.toString(), LEGACY_FILLED.toString());
-        assertThat(api.get(LEGACY_TOKEN, "/api/v1/orders?status=FILLED").body().findValuesAsText("orderId"))
-                .containsExactly(LEGACY_FILLED.toString());
-
-        BrokerApi.Response repeat = api.place(LEGACY_TOKEN, "old-open", LEGACY_SYMBOL, "BUY", "LIMIT", 10,
-                "limitPrice", 10_000, "timeInForce", "GTC");
-        assertThat(repeat.status()).as("a repeat of the old placement: %s", repeat.body()).isEqualTo(200);
-        assertThat(repeat.text("orderId")).isEqualTo(LEGACY_OPEN.toString());
-        assertThat(api.cash(LEGACY_TOKEN, "USD")).as("reserved once").containsExactly(START_CASH - 150_000, 100_000);
-
-        assertThat(session.execute(SimpleStatement.newInstance("SELECT order_id FROM symbol_orders "
-                + "WHERE symbol = ? AND generation = 0", LEGACY_SYMBOL)).all()).as("copied into symbol_orders at start")
-                .extracting(r -> r.getUuid("order_id")).containsExactly(LEGACY_OPEN);
-        assertThat(session.execute(SimpleStatement.newInstance("SELECT order_id FROM open_orders "
-                + "WHERE symbol = ? AND generation = 0", LEGACY_SYMBOL)).all()).as("and removed from open_orders").isEmpty();
-        await("the last group's fill, from fills_by_ticker, published again").atMost(Duration.ofSeconds(10))
-                .until(() -> exchange.fillsOf(LEGACY_FILLED.toString()).stream()
-                        .anyMatch(f -> f.fillId().equals(OrderIds.fillId(LEGACY_FILLED, 0).toString()) && f.quantity() == 5));
-
-        tickAndWait(LEGACY_TOKEN, LEGACY_SYMBOL, 10_000, 100);
-        await().atMost(Duration.ofSeconds(30)).until(() -> "FILLED".equals(order(LEGACY_TOKEN, LEGACY_OPEN.toString()).text("status")));
-        assertThat(api.cash(LEGACY_TOKEN, "USD")).containsExactly(START_CASH - 150_000, 0);
-        Row row = session.execute(SimpleStatement.newInstance("SELECT client_order_id, symbol, quantity, status, "
-                + "filled_quantity, placed_at FROM customer_orders WHERE customer_id = ? AND order_id = ?",
-                LEGACY_CUSTOMER, LEGACY_OPEN)).one();
-        assertThat(row).as("its first change wrote the whole row into customer_orders").isNotNull();
-        assertThat(row.getString("client_order_id")).isEqualTo("old-open");
-        assertThat(row.getString("symbol")).isEqualTo(LEGACY_SYMBOL);
-        assertThat(row.getLong("quantity")).isEqualTo(10);
-        assertThat(row.getString("status")).isEqualTo("FILLED");
-        assertThat(row.getLong("filled_quantity")).isEqualTo(10);
-        assertThat(row.getInstant("placed_at")).isEqualTo(Instant.parse("2026-01-05T15:00:00Z"));
-
-        String newId = placeGtc(LEGACY_TOKEN, "new-one", LEGACY_SYMBOL, "BUY", "LIMIT", 1, "limitPrice", 9_000);
-        assertThat(session.execute(SimpleStatement.newInstance("SELECT status FROM customer_orders "
-                + "WHERE customer_id = ? AND order_id = ?", LEGACY_CUSTOMER, UUID.fromString(newId))).one())
-                .as("a new order is in customer_orders").isNotNull();
-        assertThat(session.execute(SimpleStatement.newInstance("SELECT status FROM orders WHERE order_id = ?",
-                UUID.fromString(newId))).one()).as("and not in the orders table").isNull();
+                .contains("DIS");
     }
 
     @Test

@@ -36,7 +36,7 @@ class GroupJournalTest {
                                 bytes(0, 0, 0, 0, 0, 0, 0, 0))),
                 new GroupJournal.Entry("UPDATE orders SET reject_reason = ? WHERE order_id = ?",
                         Arrays.asList(null, wide.slice())),
-                new GroupJournal.Entry("DELETE FROM open_orders WHERE symbol = ? AND generation = ? AND order_id = ? -- é€",
+                new GroupJournal.Entry("DELETE FROM symbol_orders WHERE symbol = ? AND generation = ? AND order_id = ? -- é€",
                         Arrays.asList(ByteBuffer.allocate(0), ProtocolConstants.UNSET_VALUE, bytes(0xff))),
                 new GroupJournal.Entry("SELECT now() FROM system.local", List.of()));
     }
