@@ -136,7 +136,8 @@ public final class DemoCommand implements Callable<Integer> {
                     : "C1 only in every JVM the demo started (" + C1_ONLY + ")"));
             conditions.put("WAN", demo.wanStatus());
             LoadRun.execute(target, options, tickers, Duration.ofSeconds(60),
-                    options.scenario().name().toLowerCase().replace('_', '-'), conditions, demo.processGroups());
+                    options.scenario().name().toLowerCase().replace('_', '-'), conditions, demo.processGroups(),
+                    demo::wanCarried);
         }
         return 0;
     }

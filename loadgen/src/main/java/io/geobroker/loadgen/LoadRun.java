@@ -1,6 +1,7 @@
 package io.geobroker.loadgen;
 
 import io.geobroker.domain.SymbolInfo;
+import io.geobroker.loadgen.calc.Pricing;
 import io.geobroker.loadgen.driver.BrokerHistogram;
 import io.geobroker.loadgen.driver.Driver;
 import io.geobroker.loadgen.driver.EngineStages;
@@ -14,6 +15,7 @@ import io.geobroker.loadgen.metrics.Metrics;
 import io.geobroker.loadgen.metrics.SeriesKey;
 import io.geobroker.loadgen.report.ReportWriter;
 import io.geobroker.loadgen.report.RunReport;
+import io.geobroker.loadgen.report.WanTraffic;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -34,6 +36,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /**
  * One load-generator session against a ready {@link Target}: readiness check, customers, the
@@ -47,11 +50,14 @@ final class LoadRun {
     }
 
     /**
-     * @param processes the processes of the deployment on this machine whose CPU the report gives
-     *                  (the demo's; none for a deployment elsewhere), besides the load generator's own
+     * @param processes  the processes of the deployment on this machine whose CPU the report gives
+     *                   (the demo's; none for a deployment elsewhere), besides the load generator's own
+     * @param wanCarried the IP bytes the emulated WAN has carried so far each way ({@code from->to}),
+     *                   read as the measured phase starts and ends; an empty map without one
      */
     static RunReport execute(Target target, WorkloadOptions options, Driver.Tickers tickers, Duration readyTimeout,
-                             String scenarioLabel, Map<String, String> extraConditions, List<ProcessCpu.Group> processes)
+                             String scenarioLabel, Map<String, String> extraConditions, List<ProcessCpu.Group> processes,
+                             Supplier<Map<String, Long>> wanCarried)
             throws InterruptedException, IOException {
         Workload workload = options.workload();
         ProgressBar progress = new ProgressBar(System.err, options.progress());
@@ -59,6 +65,7 @@ final class LoadRun {
         Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         Map<String, String> conditions = conditions(target, workload, options, tickers, extraConditions);
         RunReport report;
+        Optional<Map<String, Long>> wan = Optional.empty();
         conditions.put("machine load average (1 min) at start", loadAverage());
         try (Driver driver = new Driver(target, progress, runId, tickers)) {
             System.err.println("Checking the deployment: " + target);
@@ -75,11 +82,13 @@ final class LoadRun {
                 Optional<String> cpu;
                 List<ProcessCpu.Group> measured = new ArrayList<>(processes);
                 measured.add(ProcessCpu.loadGenerator());
-                try (PhasePages pages = PhasePages.schedule(target, tickers, measured, workload.warmup(), workload.duration())) {
+                try (PhasePages pages = PhasePages.schedule(target, tickers, measured, wanCarried, workload.warmup(),
+                        workload.duration())) {
                     metrics = driver.run(workload, customers, symbols, "measuring");
                     engines = pages.engines();
                     publisher = pages.publisher();
                     cpu = pages.cpu();
+                    wan = pages.wan();
                 }
                 cpu.ifPresent(c -> conditions.put("CPU in the measured phase (each process's user and system time)", c));
                 publisher.ifPresent(p -> conditions.put("ticker service in the measured phase (its timers)", p.describe()));
@@ -94,6 +103,9 @@ final class LoadRun {
         }
         Map<String, String> withEnd = new LinkedHashMap<>(report.conditions());
         withEnd.put("machine load average (1 min) at end", loadAverage());
+        long fills = report.regions().stream().mapToLong(RunReport.RegionSummary::fills).sum();
+        wan.filter(w -> !w.isEmpty()).ifPresent(w -> withEnd.putAll(WanTraffic.conditions(w, fills,
+                Pricing.standard().defaults().bytesReplicatedPerTrade())));
         report = new RunReport(report.schema(), report.title(), report.scenario(), report.startedAt(), withEnd,
                 report.measuredMillis(), report.regions(), report.series(), report.throughput(), report.sweep());
         System.out.print(ReportWriter.console(report));
@@ -234,13 +246,15 @@ final class LoadRun {
         private final Map<String, Future<Optional<Page>>> publisherEnd = new LinkedHashMap<>();
         private Future<ProcessCpu.Reading> cpuStart;
         private Future<ProcessCpu.Reading> cpuEnd;
+        private Future<Map<String, Long>> wanStart;
+        private Future<Map<String, Long>> wanEnd;
 
         private PhasePages(ScheduledExecutorService timer) {
             this.timer = timer;
         }
 
         static PhasePages schedule(Target target, Driver.Tickers tickers, List<ProcessCpu.Group> processes,
-                                   Duration warmup, Duration measured) {
+                                   Supplier<Map<String, Long>> wanCarried, Duration warmup, Duration measured) {
             ScheduledExecutorService timer = Executors.newScheduledThreadPool(target.regions().size() + 1, r -> {
                 Thread t = new Thread(r, "loadgen-broker-metrics");
                 t.setDaemon(true);
@@ -253,6 +267,8 @@ final class LoadRun {
             // first, so that a page that is slow to come does not hold up these instant readings
             pages.cpuStart = timer.schedule(() -> ProcessCpu.read(processes), startMillis, TimeUnit.MILLISECONDS);
             pages.cpuEnd = timer.schedule(() -> ProcessCpu.read(processes), endMillis, TimeUnit.MILLISECONDS);
+            pages.wanStart = timer.schedule(wanCarried::get, startMillis, TimeUnit.MILLISECONDS);
+            pages.wanEnd = timer.schedule(wanCarried::get, endMillis, TimeUnit.MILLISECONDS);
             for (Target.RegionTarget r : target.regions()) {
                 pages.read(r.name(), r.brokerUrl(), pages.start, pages.end, http, startMillis, endMillis);
             }
@@ -292,6 +308,16 @@ final class LoadRun {
             try {
                 return ProcessCpu.describe(cpuStart.get(SCRAPE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS),
                         cpuEnd.get(SCRAPE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS), Runtime.getRuntime().availableProcessors());
+            } catch (ExecutionException | TimeoutException e) {
+                return Optional.empty();
+            }
+        }
+
+        /** The IP bytes the WAN carried each way between the two readings (empty without a WAN or a reading). */
+        Optional<Map<String, Long>> wan() throws InterruptedException {
+            try {
+                return Optional.of(WanTraffic.between(wanStart.get(SCRAPE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS),
+                        wanEnd.get(SCRAPE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)));
             } catch (ExecutionException | TimeoutException e) {
                 return Optional.empty();
             }

@@ -74,7 +74,7 @@ public final class RunCommand implements Callable<Integer> {
                 topologyFile != null ? "topology " + topologyFile : "regions " + brokers.keySet());
         Driver.Tickers tickers = tickers();
         LoadRun.execute(target, options, tickers, readyTimeout, options.scenario().name().toLowerCase().replace('_', '-'),
-                Map.of(), List.of());
+                Map.of(), List.of(), Map::of);
         return 0;
     }
 

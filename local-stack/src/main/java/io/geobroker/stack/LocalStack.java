@@ -8,6 +8,7 @@ import io.geobroker.domain.Region;
 import io.geobroker.domain.SymbolDirectory;
 import io.geobroker.domain.Topology;
 import io.geobroker.schema.SchemaTool;
+import io.geobroker.stack.wan.WanEmulator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.BindException;
@@ -201,6 +202,17 @@ public final class LocalStack implements AutoCloseable {
             return state().wanStatus();
         }
         return wan.status();
+    }
+
+    /**
+     * The IP bytes the emulated WAN has carried so far from each region to each other, keyed
+     * {@code from->to}; empty when the WAN is off. Two readings give the traffic between them.
+     */
+    public Map<String, Long> wanCarried() {
+        if (!wanStatus().startsWith("WAN on")) {
+            return Map.of();
+        }
+        return WanEmulator.carried(config.workDir());
     }
 
     /** Cuts the emulated link between two regions: their nodes no longer reach each other. */

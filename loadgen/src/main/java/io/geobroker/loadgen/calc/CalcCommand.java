@@ -3,6 +3,7 @@ package io.geobroker.loadgen.calc;
 import io.geobroker.domain.SymbolDirectory;
 import io.geobroker.loadgen.report.ReportWriter;
 import io.geobroker.loadgen.report.RunReport;
+import io.geobroker.loadgen.report.WanTraffic;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /** {@code loadgen calc}: the cost and write-amplification table for 1..N DCs, as text and HTML. */
@@ -55,7 +57,8 @@ public final class CalcCommand implements Callable<Integer> {
     Long tradesPerMonth;
 
     @Option(names = "--from-report", description = "A loadgen report.json: its measured per-region rates replace the "
-            + "reference load and its fills per second (x 730 h) the trades per month.")
+            + "reference load, its fills per second (x 730 h) the trades per month, and the bytes its WAN carried "
+            + "per fill (a demo with the emulated WAN) the bytes replicated per trade.")
     Path report;
 
     @Option(names = "--html", description = "Also write the table and charts to this HTML file.")
@@ -79,7 +82,12 @@ public final class CalcCommand implements Callable<Integer> {
         Calculator calculator = new Calculator(pricing);
         Calculator.Workload workload = calculator.referenceWorkload();
         if (report != null) {
-            Measured m = measured(ReportWriter.readJson(report), pricing.hoursPerMonth());
+            RunReport run = ReportWriter.readJson(report);
+            Measured m = measured(run, pricing.hoursPerMonth());
+            Optional<Long> perFill = WanTraffic.perFill(run);
+            if (perFill.isPresent()) {
+                d = d.withBytesReplicatedPerTrade(perFill.get());
+            }
             workload = m.workload();
             if (tradesPerMonth == null) {
                 List<Long> shares = new ArrayList<>();

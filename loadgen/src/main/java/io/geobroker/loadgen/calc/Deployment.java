@@ -44,6 +44,11 @@ public record Deployment(List<String> regions, int nodesPerDc, int replicationFa
                 brokerInstance, brokersPerDc, brokerVolumeGb, trades, bytesReplicatedPerTrade, shares);
     }
 
+    public Deployment withBytesReplicatedPerTrade(long bytes) {
+        return new Deployment(regions, nodesPerDc, replicationFactor, cassandraInstance, cassandraVolumeGb,
+                brokerInstance, brokersPerDc, brokerVolumeGb, tradesPerMonth, bytes, tradeShares);
+    }
+
     /** Replicas of each row in one DC: no more than the DC has nodes. */
     public int effectiveReplicationFactor() {
         return Math.min(replicationFactor, nodesPerDc);

@@ -125,6 +125,11 @@ public final class Demo implements AutoCloseable {
         return stack == null ? "not started" : stack.wanStatus();
     }
 
+    /** The IP bytes the emulated WAN has carried so far each way ({@code from->to}); empty without it. */
+    public Map<String, Long> wanCarried() {
+        return stack == null ? Map.of() : stack.wanCarried();
+    }
+
     /**
      * Starts the stack, creates the topics, starts the brokers and the ticker service; returns when every
      * one of them is UP.

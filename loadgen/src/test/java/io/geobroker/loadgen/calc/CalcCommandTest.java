@@ -1,8 +1,16 @@
 package io.geobroker.loadgen.calc;
 
+import io.geobroker.loadgen.report.ReportWriter;
 import io.geobroker.loadgen.report.RunReport;
+import io.geobroker.loadgen.report.WanTraffic;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -37,6 +45,33 @@ class CalcCommandTest {
         CalcCommand.Measured m = CalcCommand.measured(report(60_000), pricing.hoursPerMonth());
 
         assertThat(new Calculator(pricing).row(pricing.defaults(), m.workload()).cpuPercent()).isEqualTo(60);
+    }
+
+    @Test
+    void a_report_with_the_wans_bytes_per_fill_replaces_the_assumed_bytes_per_trade(@TempDir Path dir) throws Exception {
+        RunReport base = report(60_000);
+        RunReport measured = new RunReport(base.schema(), base.title(), base.scenario(), base.startedAt(),
+                Map.of(WanTraffic.PER_FILL, "2345"), base.measuredMillis(), base.regions(), base.series(),
+                base.throughput(), base.sweep());
+        Path file = ReportWriter.writeAll(measured, dir).json();
+
+        String out = run("--from-report", file.toString());
+        String assumed = run();
+
+        assertThat(out).contains("2345 bytes replicated per trade");
+        assertThat(assumed).contains(Pricing.standard().defaults().bytesReplicatedPerTrade() + " bytes replicated per trade");
+    }
+
+    private static String run(String... args) {
+        PrintStream saved = System.out;
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(buffer, true, StandardCharsets.UTF_8));
+        try {
+            assertThat(new CommandLine(new CalcCommand()).execute(args)).isZero();
+        } finally {
+            System.setOut(saved);
+        }
+        return buffer.toString(StandardCharsets.UTF_8);
     }
 
     @Test

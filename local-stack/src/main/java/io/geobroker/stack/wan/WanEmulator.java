@@ -21,7 +21,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -271,6 +273,32 @@ public final class WanEmulator implements AutoCloseable {
     /** The forwarder's view of the links, e.g. {@code sydney-nvirginia=up dropped-to-sydney=0 ...}. */
     public static String status(Path workDir) {
         return control(workDir.toAbsolutePath().resolve("wan"), "status");
+    }
+
+    /** Status words {@code carried-<from>-to-<to>=<IP bytes>}. */
+    static final String CARRIED = "carried-";
+    static final String TO = "-to-";
+
+    /**
+     * The IP bytes the WAN running with {@code workDir} has carried so far from each region to each
+     * other, keyed {@code from->to} (counted as packets enter the link; a cut link's are not).
+     */
+    public static Map<String, Long> carried(Path workDir) {
+        return carriedIn(status(workDir));
+    }
+
+    static Map<String, Long> carriedIn(String status) {
+        Map<String, Long> carried = new TreeMap<>();
+        for (String word : status.split("\\s+")) {
+            int eq = word.indexOf('=');
+            if (word.startsWith(CARRIED) && eq > 0) {
+                String[] pair = word.substring(CARRIED.length(), eq).split(TO, 2);
+                if (pair.length == 2) {
+                    carried.put(pair[0] + "->" + pair[1], Long.parseLong(word.substring(eq + 1)));
+                }
+            }
+        }
+        return carried;
     }
 
     private static String control(Path stateDir, String command) {

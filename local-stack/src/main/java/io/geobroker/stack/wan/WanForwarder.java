@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * The emulated WAN's data path, run as its own small JVM by {@link WanEmulator}: one TUN device per
@@ -26,7 +27,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Arguments: {@code <parent pid> <one-way delay µs> <control socket> <name,namespace,cidr>...}.
  * Prints {@code READY} once the TUNs are up and routed. Answers {@code cut A B}, {@code restore A
- * B} and {@code status} on the control socket (one line each way). Exits, removing the namespaces,
+ * B} and {@code status} on the control socket (one line each way; the status counts the IP bytes
+ * carried from each region to each other, cut links' packets not included). Exits, removing the namespaces,
  * veths and routes of its regions, when its parent dies or closes its stdin, or on SIGTERM.
  */
 public final class WanForwarder {
@@ -43,12 +45,15 @@ public final class WanForwarder {
     private final LinkState links;
     private final DelayLine[] lines;
     private final Tun[] tuns;
+    /** IP bytes taken for carrying, per (source, destination) region pair: {@code source * size + destination}. */
+    private final AtomicLongArray carried;
 
     private WanForwarder(WanPlan plan, long delayNanos) {
         this.plan = plan;
         this.links = new LinkState(plan.size());
         this.lines = new DelayLine[plan.size()];
         this.tuns = new Tun[plan.size()];
+        this.carried = new AtomicLongArray(plan.size() * plan.size());
         for (int i = 0; i < lines.length; i++) {
             lines[i] = new DelayLine(delayNanos, LINE_CAPACITY_BYTES);
         }
@@ -153,6 +158,7 @@ public final class WanForwarder {
                     continue;
                 }
                 byte[] packet = buffer.getByteArray(0, n);
+                carried.addAndGet(source * plan.size() + destination, n);
                 lines[destination].offer(source, packet, System.nanoTime());
             }
         } catch (IOException e) {
@@ -237,6 +243,15 @@ public final class WanForwarder {
                     for (int d = 0; d < plan.size(); d++) {
                         sb.append(" dropped-to-").append(plan.regions().get(d).name()).append('=')
                                 .append(lines[d].dropped());
+                    }
+                    for (int a = 0; a < plan.size(); a++) {
+                        for (int b = 0; b < plan.size(); b++) {
+                            if (a != b) {
+                                sb.append(' ').append(WanEmulator.CARRIED).append(plan.regions().get(a).name())
+                                        .append(WanEmulator.TO).append(plan.regions().get(b).name()).append('=')
+                                        .append(carried.get(a * plan.size() + b));
+                            }
+                        }
                     }
                     return sb.toString();
                 }

@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -69,8 +70,15 @@ class WanEmulatorIT {
             assertThatThrownBy(() -> WanEmulator.start(regions, ONE_WAY, Path.of("target", "wan-it-other")))
                     .hasMessageContaining("in use by a running stack");
 
+            Map<String, Long> carried = WanEmulator.carried(workDir);
+            assertThat(carried.get("wanit-west->wanit-east")).as("the probe's packets west to east").isPositive();
+            assertThat(carried.get("wanit-east->wanit-west")).as("and its answers").isPositive();
+
             wan.cut(west.name(), east.name());
+            long carriedWhenCut = WanEmulator.carried(workDir).get("wanit-west->wanit-east");
             assertThat(ask(westAddress, probeCommand(eastAddress))).startsWith("fail");
+            assertThat(WanEmulator.carried(workDir).get("wanit-west->wanit-east"))
+                    .as("what a cut link drops is not carried").isEqualTo(carriedWhenCut);
             assertThat(WanEmulator.status(workDir)).contains("wanit-west-wanit-east=cut");
             assertThat(echoRoundTripMicros(westAddress)).as("root->west while cut").isLessThan(PHYSICS_FLOOR_MICROS);
 

@@ -1,0 +1,40 @@
+package io.geobroker.loadgen.report;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class WanTrafficTest {
+
+    @Test
+    void the_traffic_of_a_phase_is_the_second_reading_less_the_first() {
+        Map<String, Long> carried = WanTraffic.between(Map.of("a->b", 1_000L, "b->a", 500L),
+                Map.of("a->b", 4_000L, "b->a", 2_500L, "a->c", 70L));
+
+        assertThat(carried).containsExactlyInAnyOrderEntriesOf(Map.of("a->b", 3_000L, "b->a", 2_000L, "a->c", 70L));
+    }
+
+    @Test
+    void bytes_per_fill_count_both_directions_and_sit_beside_the_calculators_assumption() {
+        Map<String, String> conditions = WanTraffic.conditions(Map.of("sydney->nvirginia", 3_000_000L,
+                "nvirginia->sydney", 1_000_000L), 3_000, 814);
+
+        assertThat(conditions.get(WanTraffic.PER_FILL)).isEqualTo("1333");
+        assertThat(conditions.get(WanTraffic.TRAFFIC)).isEqualTo("nvirginia->sydney 1.0 MB, sydney->nvirginia 3.0 MB; "
+                + "1,333 bytes per fill both ways together (3,000 fills; the cost calculator assumes 814 bytes "
+                + "replicated per trade)");
+    }
+
+    @Test
+    void without_fills_there_is_no_figure_per_fill() {
+        Map<String, String> conditions = WanTraffic.conditions(Map.of("a->b", 10L), 0, 814);
+
+        assertThat(conditions).containsOnlyKeys(WanTraffic.TRAFFIC);
+        RunReport report = new RunReport(RunReport.SCHEMA, "t", "default", "2026-11-25T20:00:00Z", conditions, 1_000,
+                List.of(), List.of(), Map.of(), List.of());
+        assertThat(WanTraffic.perFill(report)).isEmpty();
+    }
+}
