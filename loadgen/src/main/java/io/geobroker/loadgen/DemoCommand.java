@@ -137,7 +137,7 @@ public final class DemoCommand implements Callable<Integer> {
             conditions.put("WAN", demo.wanStatus());
             LoadRun.execute(target, options, tickers, Duration.ofSeconds(60),
                     options.scenario().name().toLowerCase().replace('_', '-'), conditions, demo.processGroups(),
-                    demo::wanCarried);
+                    demo::counters);
         }
         return 0;
     }

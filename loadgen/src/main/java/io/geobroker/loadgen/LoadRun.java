@@ -3,6 +3,7 @@ package io.geobroker.loadgen;
 import io.geobroker.domain.SymbolInfo;
 import io.geobroker.loadgen.calc.Pricing;
 import io.geobroker.loadgen.driver.BrokerHistogram;
+import io.geobroker.loadgen.driver.CassandraCounters;
 import io.geobroker.loadgen.driver.Driver;
 import io.geobroker.loadgen.driver.EngineStages;
 import io.geobroker.loadgen.driver.ProcessCpu;
@@ -52,12 +53,13 @@ final class LoadRun {
     /**
      * @param processes  the processes of the deployment on this machine whose CPU the report gives
      *                   (the demo's; none for a deployment elsewhere), besides the load generator's own
-     * @param wanCarried the IP bytes the emulated WAN has carried so far each way ({@code from->to}),
-     *                   read as the measured phase starts and ends; an empty map without one
+     * @param counters   counters of the deployment that only grow, read as the measured phase starts
+     *                   and ends: the emulated WAN's bytes each way ({@code wan:<from>-><to>}) and
+     *                   Cassandra's own ({@link CassandraCounters}); an empty map without them
      */
     static RunReport execute(Target target, WorkloadOptions options, Driver.Tickers tickers, Duration readyTimeout,
                              String scenarioLabel, Map<String, String> extraConditions, List<ProcessCpu.Group> processes,
-                             Supplier<Map<String, Long>> wanCarried)
+                             Supplier<Map<String, Long>> counters)
             throws InterruptedException, IOException {
         Workload workload = options.workload();
         ProgressBar progress = new ProgressBar(System.err, options.progress());
@@ -65,7 +67,7 @@ final class LoadRun {
         Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         Map<String, String> conditions = conditions(target, workload, options, tickers, extraConditions);
         RunReport report;
-        Optional<Map<String, Long>> wan = Optional.empty();
+        Optional<Map<String, Long>> phaseCounters = Optional.empty();
         conditions.put("machine load average (1 min) at start", loadAverage());
         try (Driver driver = new Driver(target, progress, runId, tickers)) {
             System.err.println("Checking the deployment: " + target);
@@ -82,13 +84,13 @@ final class LoadRun {
                 Optional<String> cpu;
                 List<ProcessCpu.Group> measured = new ArrayList<>(processes);
                 measured.add(ProcessCpu.loadGenerator());
-                try (PhasePages pages = PhasePages.schedule(target, tickers, measured, wanCarried, workload.warmup(),
+                try (PhasePages pages = PhasePages.schedule(target, tickers, measured, counters, workload.warmup(),
                         workload.duration())) {
                     metrics = driver.run(workload, customers, symbols, "measuring");
                     engines = pages.engines();
                     publisher = pages.publisher();
                     cpu = pages.cpu();
-                    wan = pages.wan();
+                    phaseCounters = pages.counters();
                 }
                 cpu.ifPresent(c -> conditions.put("CPU in the measured phase (each process's user and system time)", c));
                 publisher.ifPresent(p -> conditions.put("ticker service in the measured phase (its timers)", p.describe()));
@@ -104,8 +106,16 @@ final class LoadRun {
         Map<String, String> withEnd = new LinkedHashMap<>(report.conditions());
         withEnd.put("machine load average (1 min) at end", loadAverage());
         long fills = report.regions().stream().mapToLong(RunReport.RegionSummary::fills).sum();
-        wan.filter(w -> !w.isEmpty()).ifPresent(w -> withEnd.putAll(WanTraffic.conditions(w, fills,
-                Pricing.standard().defaults().bytesReplicatedPerTrade())));
+        phaseCounters.ifPresent(c -> {
+            Map<String, Long> wan = WanTraffic.withPrefix(c, WanTraffic.WAN_PREFIX);
+            if (!wan.isEmpty()) {
+                withEnd.putAll(WanTraffic.conditions(wan, fills, Pricing.standard().defaults().bytesReplicatedPerTrade()));
+            }
+            String cassandra = WanTraffic.cassandra(c, CassandraCounters.WRITES, CassandraCounters.SENT_TO_OTHER_DCS, fills);
+            if (!cassandra.isEmpty()) {
+                withEnd.put(WanTraffic.CASSANDRA, cassandra);
+            }
+        });
         report = new RunReport(report.schema(), report.title(), report.scenario(), report.startedAt(), withEnd,
                 report.measuredMillis(), report.regions(), report.series(), report.throughput(), report.sweep());
         System.out.print(ReportWriter.console(report));
@@ -246,15 +256,15 @@ final class LoadRun {
         private final Map<String, Future<Optional<Page>>> publisherEnd = new LinkedHashMap<>();
         private Future<ProcessCpu.Reading> cpuStart;
         private Future<ProcessCpu.Reading> cpuEnd;
-        private Future<Map<String, Long>> wanStart;
-        private Future<Map<String, Long>> wanEnd;
+        private Future<Map<String, Long>> countersStart;
+        private Future<Map<String, Long>> countersEnd;
 
         private PhasePages(ScheduledExecutorService timer) {
             this.timer = timer;
         }
 
         static PhasePages schedule(Target target, Driver.Tickers tickers, List<ProcessCpu.Group> processes,
-                                   Supplier<Map<String, Long>> wanCarried, Duration warmup, Duration measured) {
+                                   Supplier<Map<String, Long>> counters, Duration warmup, Duration measured) {
             ScheduledExecutorService timer = Executors.newScheduledThreadPool(target.regions().size() + 1, r -> {
                 Thread t = new Thread(r, "loadgen-broker-metrics");
                 t.setDaemon(true);
@@ -267,8 +277,8 @@ final class LoadRun {
             // first, so that a page that is slow to come does not hold up these instant readings
             pages.cpuStart = timer.schedule(() -> ProcessCpu.read(processes), startMillis, TimeUnit.MILLISECONDS);
             pages.cpuEnd = timer.schedule(() -> ProcessCpu.read(processes), endMillis, TimeUnit.MILLISECONDS);
-            pages.wanStart = timer.schedule(wanCarried::get, startMillis, TimeUnit.MILLISECONDS);
-            pages.wanEnd = timer.schedule(wanCarried::get, endMillis, TimeUnit.MILLISECONDS);
+            pages.countersStart = timer.schedule(counters::get, startMillis, TimeUnit.MILLISECONDS);
+            pages.countersEnd = timer.schedule(counters::get, endMillis, TimeUnit.MILLISECONDS);
             for (Target.RegionTarget r : target.regions()) {
                 pages.read(r.name(), r.brokerUrl(), pages.start, pages.end, http, startMillis, endMillis);
             }
@@ -313,11 +323,11 @@ final class LoadRun {
             }
         }
 
-        /** The IP bytes the WAN carried each way between the two readings (empty without a WAN or a reading). */
-        Optional<Map<String, Long>> wan() throws InterruptedException {
+        /** How much each counter grew between the two readings (empty without a reading). */
+        Optional<Map<String, Long>> counters() throws InterruptedException {
             try {
-                return Optional.of(WanTraffic.between(wanStart.get(SCRAPE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS),
-                        wanEnd.get(SCRAPE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)));
+                return Optional.of(WanTraffic.between(countersStart.get(SCRAPE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS),
+                        countersEnd.get(SCRAPE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)));
             } catch (ExecutionException | TimeoutException e) {
                 return Optional.empty();
             }

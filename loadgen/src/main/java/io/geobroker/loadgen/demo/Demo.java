@@ -3,8 +3,11 @@ package io.geobroker.loadgen.demo;
 import io.geobroker.domain.SymbolInfo;
 import io.geobroker.domain.Topics;
 import io.geobroker.domain.Topology;
+import io.geobroker.loadgen.driver.CassandraCounters;
 import io.geobroker.loadgen.driver.Driver;
 import io.geobroker.loadgen.driver.ProcessCpu;
+import io.geobroker.loadgen.report.WanTraffic;
+import io.geobroker.schema.SchemaTool;
 import io.geobroker.stack.LocalStack;
 import io.geobroker.stack.WanMode;
 import org.apache.kafka.clients.admin.Admin;
@@ -30,6 +33,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -74,6 +78,7 @@ public final class Demo implements AutoCloseable {
     private String tickerServiceUrl;
     private LocalStack stack;
     private Topology topology;
+    private CassandraCounters cassandra;
     private Thread shutdownHook;
     private boolean closed;
 
@@ -125,9 +130,20 @@ public final class Demo implements AutoCloseable {
         return stack == null ? "not started" : stack.wanStatus();
     }
 
-    /** The IP bytes the emulated WAN has carried so far each way ({@code from->to}); empty without it. */
-    public Map<String, Long> wanCarried() {
-        return stack == null ? Map.of() : stack.wanCarried();
+    /**
+     * Counters of the running system that only grow, for the report to read as the measured phase
+     * starts and ends: the IP bytes the emulated WAN has carried each way ({@code wan:<from>-><to>},
+     * none without it) and Cassandra's own per DC ({@link CassandraCounters}).
+     */
+    public Map<String, Long> counters() {
+        Map<String, Long> counters = new TreeMap<>();
+        if (stack != null) {
+            stack.wanCarried().forEach((direction, bytes) -> counters.put(WanTraffic.WAN_PREFIX + direction, bytes));
+        }
+        if (cassandra != null) {
+            counters.putAll(cassandra.read());
+        }
+        return counters;
     }
 
     /**
@@ -190,6 +206,7 @@ public final class Demo implements AutoCloseable {
             startTickerService(settings.tickerService().get(), tickerJar.orElseThrow(), services);
         }
         awaitHealthy();
+        cassandra = CassandraCounters.connect(topology, SchemaTool.DEFAULT_KEYSPACE);
         return topology;
     }
 
@@ -387,6 +404,9 @@ public final class Demo implements AutoCloseable {
             return;
         }
         closed = true;
+        if (cassandra != null) {
+            cassandra.close();
+        }
         for (int i = services.size() - 1; i >= 0; i--) {
             services.get(i).stop();
         }

@@ -37,4 +37,16 @@ class WanTrafficTest {
                 List.of(), List.of(), Map.of(), List.of());
         assertThat(WanTraffic.perFill(report)).isEmpty();
     }
+
+    @Test
+    void cassandras_line_gives_each_dcs_writes_and_bytes_to_other_dcs_per_fill() {
+        Map<String, Long> counters = Map.of("w:SydneyDC", 30_000L, "s:SydneyDC", 2_000_000L,
+                "w:NorthVirginiaDC", 60_000L, "s:NorthVirginiaDC", 4_000_000L, "wan:a->b", 5L);
+
+        assertThat(WanTraffic.cassandra(counters, "w:", "s:", 2_000)).isEqualTo(
+                "NorthVirginiaDC: 60,000 table writes applied, 4.0 MB sent to other DCs (30.0 writes and 2,000 bytes per fill); "
+                        + "SydneyDC: 30,000 table writes applied, 2.0 MB sent to other DCs (15.0 writes and 1,000 bytes per fill)");
+        assertThat(WanTraffic.cassandra(Map.of("wan:a->b", 5L), "w:", "s:", 2_000)).isEmpty();
+        assertThat(WanTraffic.withPrefix(counters, "wan:")).containsExactlyEntriesOf(Map.of("a->b", 5L));
+    }
 }
