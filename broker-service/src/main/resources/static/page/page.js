@@ -226,7 +226,7 @@ function paintPrice(symbol) {
   const min = Math.min(...h);
   const max = Math.max(...h);
   const span = max - min || 1;
-  const step = h.length > 1 ? 90 / (CHART_POINTS - 1) : 0;
+  const step = h.length > 1 ? 90 / (h.length - 1) : 0;
   c.polyline.setAttribute('points', h.map((v, i) => (i * step).toFixed(1) + ',' + (19 - ((v - min) / span) * 18).toFixed(1)).join(' '));
 }
 

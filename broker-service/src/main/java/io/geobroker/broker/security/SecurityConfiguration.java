@@ -1,6 +1,7 @@
 package io.geobroker.broker.security;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -40,6 +41,8 @@ public class SecurityConfiguration {
                 .addFilterBefore(new TokenAuthenticationFilter(authenticator),
                         AnonymousAuthenticationFilter.class)
                 .authorizeHttpRequests(auth -> auth
+                        // The live stream's async dispatch (its end) belongs to a request authorized when it began.
+                        .dispatcherTypeMatchers(DispatcherType.ASYNC).permitAll()
                         .requestMatchers("/actuator/health/**", "/actuator/health", "/actuator/prometheus",
                                 "/v3/api-docs/**", "/swagger-ui/**", "/swagger-ui.html", "/error").permitAll()
                         // The live page: its markup, script and style, and the deployment's regions.
