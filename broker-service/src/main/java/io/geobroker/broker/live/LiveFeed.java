@@ -108,15 +108,20 @@ public class LiveFeed implements FillListener, SmartLifecycle {
         wake();
     }
 
-    /** Keeps the newer of two prices of a symbol (sequences grow per symbol); true if it was newer. */
-    private boolean offer(PriceView price) {
+    private void offer(PriceView price) {
+        offer(price, true);
+    }
+
+    /**
+     * Keeps the newer of two prices of a symbol (sequences grow per symbol) and, if {@code push},
+     * pushes it to the open pages when it was newer.
+     */
+    private void offer(PriceView price, boolean push) {
         PriceView kept = latest.merge(price.symbol(), price, (old, now) -> now.sequence() > old.sequence() ? now : old);
-        if (kept != price) {
-            return false;
+        if (kept == price && push) {
+            changed.put(price.symbol(), price);
+            wake();
         }
-        changed.put(price.symbol(), price);
-        wake();
-        return true;
     }
 
     private void wake() {
@@ -134,7 +139,7 @@ public class LiveFeed implements FillListener, SmartLifecycle {
      */
     public void subscribe(String customerId, SseEmitter emitter) throws IOException {
         if (subscribers.isEmpty()) {
-            readReplicatedQuotes();
+            readReplicatedQuotes(false);
         }
         Subscriber subscriber = new Subscriber(customerId, emitter);
         emitter.onCompletion(() -> subscribers.remove(subscriber));
@@ -254,7 +259,7 @@ public class LiveFeed implements FillListener, SmartLifecycle {
             while (running) {
                 Thread.sleep(REMOTE_POLL.toMillis());
                 if (!subscribers.isEmpty()) {
-                    readReplicatedQuotes();
+                    readReplicatedQuotes(true);
                 }
             }
         } catch (InterruptedException e) {
@@ -262,12 +267,15 @@ public class LiveFeed implements FillListener, SmartLifecycle {
         }
     }
 
-    /** Other regions' latest quotes as replicated to this region's DC (and this region's, before its first ticker). */
-    private void readReplicatedQuotes() {
+    /**
+     * Other regions' latest quotes as replicated to this region's DC (and this region's own, which
+     * the first page needs before their next ticker); pushed to the open pages if {@code push}.
+     */
+    private void readReplicatedQuotes(boolean push) {
         try {
             for (QuoteDao.Quote q : quotes.all().values()) {
                 offer(new PriceView(q.symbol(), q.price(), q.volume(), q.sequence(), q.exchangeTimeMicros(),
-                        ownedHere(q.symbol()) ? TICKER : REPLICATED));
+                        ownedHere(q.symbol()) ? TICKER : REPLICATED), push);
             }
         } catch (RuntimeException e) {
             log.debug("reading the replicated quotes failed; the next poll tries again", e);

@@ -185,6 +185,10 @@ public final class Demo implements AutoCloseable {
             startTickerService(settings.tickerService().get(), tickerJar.orElseThrow(), services);
         }
         awaitHealthy();
+        for (Topology.RegionEndpoints region : topology.regions()) {
+            System.err.println("Page of " + region.name() + ": " + region.brokerUrl() + "/ (Swagger UI: " + region.brokerUrl()
+                    + "/swagger-ui.html)");
+        }
         return topology;
     }
 
