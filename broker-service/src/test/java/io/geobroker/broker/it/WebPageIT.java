@@ -23,6 +23,10 @@ import org.openqa.selenium.support.ui.Select;
 
 import java.io.File;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,7 +34,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -40,7 +47,8 @@ import static org.awaitility.Awaitility.await;
  * against a Sydney and an N. Virginia broker on the shared two-DC stack, tickers published to the
  * real Kafka. A customer signs in with their token, watches a price change as tickers arrive and
  * another region's price arrive by replication, places a limit order that a ticker fills and sees the
- * fill, the order filled and the new holding without reloading, cancels an order, sees a rule
+ * fill, the order filled and the new holding without reloading (another customer's stream carrying
+ * only that customer's own fill of the same ticker), cancels an order, sees a rule
  * checked before sending and the server's problem details when it refuses, opens the other region's
  * page and finds the same orders there, and finally sees a market order for the other region's
  * symbol refused with its retry time once that region's broker cannot be reached.
@@ -142,7 +150,30 @@ class WebPageIT {
 
     @Test
     @Order(2)
-    void a_limit_order_filled_by_a_ticker_shows_its_fill_and_the_new_holding_without_reloading() {
+    void a_limit_order_filled_by_a_ticker_shows_its_fill_and_the_new_holding_without_reloading() throws Exception {
+        // Another customer, whose order the same ticker fills, reads the stream too: it gets its own fill only.
+        String otherId = "other-" + UUID.randomUUID().toString().substring(0, 8);
+        String other = sydney.api.customer(otherId);
+        assertThat(sydney.api.send("POST", "/api/v1/account/deposits", other, Map.of("currency", "AUD", "amount", 10_000))
+                .status()).isEqualTo(201);
+        List<String> otherStream = new CopyOnWriteArrayList<>();
+        CompletableFuture<HttpResponse<Stream<String>>> otherResponse = HttpClient.newHttpClient().sendAsync(
+                HttpRequest.newBuilder(URI.create(sydney.api.baseUrl() + "/api/v1/stream"))
+                        .header("Authorization", "Bearer " + other).build(),
+                HttpResponse.BodyHandlers.ofLines());
+        Thread reader = new Thread(() -> {
+            try (Stream<String> lines = otherResponse.join().body()) {
+                lines.forEach(otherStream::add);
+            } catch (RuntimeException e) {
+                // closed at the end of the test
+            }
+        }, "other-stream");
+        reader.setDaemon(true);
+        reader.start();
+        BrokerApi.Response otherOrder = sydney.api.place(other, "other-1", "BHP", "BUY", "LIMIT", 1, "limitPrice", 4500);
+        assertThat(otherOrder.status()).as(otherOrder.toString()).isEqualTo(201);
+        await().atMost(PUSHED).until(() -> otherStream.contains("event:hello"));
+
         ((JavascriptExecutor) browser).executeScript("window.sameDocument = true;");
         placeThroughForm("BHP", "BUY", "LIMIT", "10", "45.00", null);
         await().atMost(PUSHED).untilAsserted(() -> assertThat(text(By.cssSelector("#order-result dd[data-field='status']")))
@@ -163,7 +194,15 @@ class WebPageIT {
         assertThat(text(reservedCash("AUD"))).isEqualTo("0.00");
         assertThat(text(By.cssSelector("#cash tr[data-currency='AUD'] td.available"))).isEqualTo("9,551.00");
         assertThat(((JavascriptExecutor) browser).executeScript("return window.sameDocument === true;")).isEqualTo(true);
+        assertThat(browser.findElements(By.cssSelector("#fills tbody tr"))).hasSize(1);
         screenshot("web-page-sydney.png");
+
+        String otherOrderId = otherOrder.text("orderId");
+        await().atMost(PUSHED).until(() -> otherStream.stream().anyMatch(l -> l.contains(otherOrderId)));
+        assertThat(otherStream).noneMatch(l -> l.contains(filledOrderId));
+        assertThat(otherStream.stream().filter(l -> l.startsWith("data:") && l.contains("fillId")))
+                .allMatch(l -> l.contains(otherOrderId));
+        otherResponse.join().body().close();
     }
 
     @Test
