@@ -71,7 +71,13 @@ async function api(method, path, body) {
     headers['Content-Type'] = 'application/json';
   }
   const started = performance.now();
-  const res = await fetch(path, {method, headers, body: body === undefined ? undefined : JSON.stringify(body)});
+  let res;
+  try {
+    res = await fetch(path, {method, headers, body: body === undefined ? undefined : JSON.stringify(body)});
+  } catch (e) {
+    return {status: 0, ok: false, body: {title: 'No answer from the broker', detail: String(e)},
+      millis: performance.now() - started, retryAfter: null};
+  }
   const millis = performance.now() - started;
   const text = await res.text();
   let json = null;

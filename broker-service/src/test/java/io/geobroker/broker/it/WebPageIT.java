@@ -30,7 +30,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -48,7 +47,8 @@ import static org.awaitility.Awaitility.await;
  * real Kafka. A customer signs in with their token, watches a price change as tickers arrive and
  * another region's price arrive by replication, places a limit order that a ticker fills and sees the
  * fill, the order filled and the new holding without reloading (another customer's stream carrying
- * only that customer's own fill of the same ticker), cancels an order, sees a rule
+ * only that customer's own fill of the same ticker), cancels an order, places one for the other
+ * region's symbol (pending here, then open at home) and cancels it there, sees a rule
  * checked before sending and the server's problem details when it refuses, opens the other region's
  * page and finds the same orders there, and finally sees a market order for the other region's
  * symbol refused with its retry time once that region's broker cannot be reached.
@@ -82,11 +82,7 @@ class WebPageIT {
         TestStack stack = TestStack.of(context);
         String sydneyAddress = stack.testAddress(40);
         String nvirginiaAddress = stack.testAddress(41);
-        Map<String, Object> extra = new HashMap<>();
-        extra.put("server.port", "8080");
-        extra.put("geobroker.topology.region.sydney.broker-url", "http://" + sydneyAddress + ":8080");
-        extra.put("geobroker.topology.region.nvirginia.broker-url", "http://" + nvirginiaAddress + ":8080");
-        extra.put("geobroker.security.peer-token", peerToken);
+        Map<String, Object> extra = TestStack.peeredBrokers(sydneyAddress, nvirginiaAddress, peerToken);
         sydney = new InProcessBroker(stack, "sydney", sydneyAddress, extra);
         nvirginia = new InProcessBroker(stack, "nvirginia", nvirginiaAddress, extra);
         asx = new Exchange(stack.kafkaBootstrap("sydney"), stack.topics());
@@ -96,6 +92,9 @@ class WebPageIT {
         BrokerApi.Response deposit = sydney.api.send("POST", "/api/v1/account/deposits", token,
                 Map.of("currency", "AUD", "amount", 1_000_000));
         assertThat(deposit.status()).as(deposit.toString()).isEqualTo(201);
+        // Dollars are moved by N. Virginia's broker, which knows the customer once its row has replicated there.
+        await().atMost(REPLICATED).until(() -> nvirginia.api.send("POST", "/api/v1/account/deposits", token,
+                Map.of("currency", "USD", "amount", 1_000_000)).status() == 201);
 
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM);
@@ -224,6 +223,22 @@ class WebPageIT {
 
     @Test
     @Order(4)
+    void an_order_for_another_regions_symbol_is_pending_there_then_open_and_is_cancelled_at_home() {
+        placeThroughForm("AAPL", "BUY", "LIMIT", "2", "100.00", null);
+        await().atMost(PUSHED).untilAsserted(() -> assertThat(text(By.cssSelector("#order-result dd[data-field='status']")))
+                .isEqualTo("202 PENDING — stored here, matched in nvirginia"));
+        String orderId = text(By.cssSelector("#order-result dd[data-field='order']"));
+        await().atMost(REPLICATED).untilAsserted(() -> assertThat(text(orderStatus(orderId))).isEqualTo("OPEN"));
+        assertThat(text(By.cssSelector("#orders tr[data-order-id='" + orderId + "'] td:nth-child(11)"))).isEqualTo("sydney");
+        assertThat(text(By.cssSelector("#orders tr[data-order-id='" + orderId + "'] td:nth-child(12)"))).isEqualTo("nvirginia");
+        browser.findElement(By.cssSelector("#orders tr[data-order-id='" + orderId + "'] button.cancel")).click();
+        await().atMost(PUSHED).untilAsserted(() ->
+                assertThat(text(By.cssSelector("#order-result dd[data-field='status']"))).isEqualTo("200 CANCELLED"));
+        await().atMost(REPLICATED).untilAsserted(() -> assertThat(text(orderStatus(orderId))).isEqualTo("CANCELLED"));
+    }
+
+    @Test
+    @Order(5)
     void rules_are_checked_before_sending_and_a_refusal_shows_the_servers_problem_details() {
         int placements = browser.findElements(By.cssSelector("#placements tbody tr")).size();
         placeThroughForm("BHP", "BUY", "LIMIT", "1", "45.001", null);
@@ -244,11 +259,11 @@ class WebPageIT {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void the_other_regions_page_shows_the_same_orders() {
         List<String> here = browser.findElements(By.cssSelector("#orders tbody tr")).stream()
                 .map(r -> r.getAttribute("data-order-id")).toList();
-        assertThat(here).hasSizeGreaterThanOrEqualTo(2).contains(filledOrderId);
+        assertThat(here).hasSizeGreaterThanOrEqualTo(3).contains(filledOrderId);
         browser.findElement(By.linkText("nvirginia (NYSE, NASDAQ)")).click();
         await().atMost(PUSHED).untilAsserted(() -> assertThat(text(By.id("served-by"))).contains("served by nvirginia"));
         signIn();
@@ -263,7 +278,7 @@ class WebPageIT {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void a_market_order_for_an_unreachable_home_region_is_refused_with_its_retry_time() {
         browser.get(sydney.api.baseUrl() + "/");
         signIn();
