@@ -96,6 +96,10 @@ class WebPageIT {
         await().atMost(REPLICATED).until(() -> nvirginia.api.send("POST", "/api/v1/account/deposits", token,
                 Map.of("currency", "USD", "amount", 1_000_000)).status() == 201);
 
+        if (!new File(CHROMIUM).canExecute() || !new File(CHROMEDRIVER).canExecute()) {
+            throw new IllegalStateException("the page's browser tests need Debian's Chromium and its driver at " + CHROMIUM
+                    + " and " + CHROMEDRIVER + ": apt-get install -y chromium chromium-driver (.ci/install does)");
+        }
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM);
         options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
