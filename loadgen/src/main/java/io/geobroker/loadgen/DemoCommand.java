@@ -152,7 +152,7 @@ public final class DemoCommand implements Callable<Integer> {
         return List.copyOf(all);
     }
 
-    private static Path repositoryRoot() {
+    static Path repositoryRoot() {
         String property = System.getProperty("geobroker.root");
         if (property != null && !property.isBlank()) {
             return Path.of(property).toAbsolutePath().normalize();

@@ -15,6 +15,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
 
 import java.time.Duration;
@@ -42,9 +43,12 @@ public class FillPublisher implements DisposableBean {
     private final KafkaProducer<String, byte[]> producer;
     private final String topic;
     private final TopicReadiness.Check topicChecked;
+    private final List<FillListener> listeners;
     private volatile boolean closed;
 
-    public FillPublisher(Topology.RegionEndpoints localRegion, Topics topics, BrokerProperties properties) {
+    public FillPublisher(Topology.RegionEndpoints localRegion, Topics topics, BrokerProperties properties,
+                         ObjectProvider<FillListener> listeners) {
+        this.listeners = listeners.orderedStream().toList();
         Properties config = new Properties();
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, localRegion.kafkaBootstrap());
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
@@ -79,9 +83,16 @@ public class FillPublisher implements DisposableBean {
         send(fills).await();
     }
 
-    /** Sends every fill without waiting; {@link Sent#await} waits for Kafka's acknowledgements. */
+    /**
+     * Sends every fill without waiting; {@link Sent#await} waits for Kafka's acknowledgements. The
+     * {@link FillListener}s are told at once: the fills are durable, and Kafka's copy is only late.
+     */
     public Sent send(List<Fill> fills) {
-        return new Sent(fills);
+        Sent sent = new Sent(fills);
+        if (!fills.isEmpty()) {
+            listeners.forEach(l -> l.filled(fills));
+        }
+        return sent;
     }
 
     /** Fills handed to the producer, whose acknowledgements have not been awaited yet. */

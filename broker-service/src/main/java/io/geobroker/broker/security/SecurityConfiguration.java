@@ -1,9 +1,11 @@
 package io.geobroker.broker.security;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
@@ -20,7 +22,8 @@ import java.io.IOException;
 /**
  * Who may call what: customers ({@code /api/**}) with their own bearer token, the operator
  * ({@code /admin/**}) with the admin token, peer brokers ({@code /internal/**}) with the peer token.
- * Health, Prometheus metrics and the API documentation are open. Failures are problem details.
+ * Health, Prometheus metrics, the API documentation and the live page's files are open (the page
+ * itself calls the API with the customer's token). Failures are problem details.
  */
 @Configuration(proxyBeanMethods = false)
 public class SecurityConfiguration {
@@ -38,8 +41,12 @@ public class SecurityConfiguration {
                 .addFilterBefore(new TokenAuthenticationFilter(authenticator),
                         AnonymousAuthenticationFilter.class)
                 .authorizeHttpRequests(auth -> auth
+                        // The live stream's async dispatch (its end) belongs to a request authorized when it began.
+                        .dispatcherTypeMatchers(DispatcherType.ASYNC).permitAll()
                         .requestMatchers("/actuator/health/**", "/actuator/health", "/actuator/prometheus",
                                 "/v3/api-docs/**", "/swagger-ui/**", "/swagger-ui.html", "/error").permitAll()
+                        // The live page: its markup, script and style, and the deployment's regions.
+                        .requestMatchers(HttpMethod.GET, "/", "/index.html", "/page/**").permitAll()
                         .requestMatchers("/api/**").hasRole("CUSTOMER")
                         .requestMatchers("/admin/**").hasRole("ADMIN")
                         .requestMatchers("/internal/**").hasRole("PEER")

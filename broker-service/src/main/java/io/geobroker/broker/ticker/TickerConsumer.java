@@ -1,6 +1,7 @@
 package io.geobroker.broker.ticker;
 
 import io.geobroker.broker.config.BrokerProperties;
+import io.geobroker.broker.live.LiveFeed;
 import io.geobroker.broker.matching.Engine;
 import io.geobroker.domain.Region;
 import io.geobroker.domain.SymbolDirectory;
@@ -55,6 +56,7 @@ public class TickerConsumer implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(TickerConsumer.class);
 
     private final Engine engine;
+    private final LiveFeed live;
     private final DurableOffsets offsets;
     private final SymbolDirectory directory;
     private final Topics topics;
@@ -71,10 +73,11 @@ public class TickerConsumer implements SmartLifecycle {
     private volatile KafkaConsumer<String, byte[]> consumer;
     private Thread thread;
 
-    public TickerConsumer(Engine engine, DurableOffsets offsets, SymbolDirectory directory, Topics topics,
-                          Region region, Topology.RegionEndpoints localRegion, BrokerProperties properties,
-                          MeterRegistry meters) {
+    public TickerConsumer(Engine engine, LiveFeed live, DurableOffsets offsets, SymbolDirectory directory,
+                          Topics topics, Region region, Topology.RegionEndpoints localRegion,
+                          BrokerProperties properties, MeterRegistry meters) {
         this.engine = engine;
+        this.live = live;
         this.offsets = offsets;
         this.directory = directory;
         this.topics = topics;
@@ -176,6 +179,7 @@ public class TickerConsumer implements SmartLifecycle {
                         continue;
                     }
                     delivery.record(deliveryMicros(ticker.exchangeTimeMicros(), receivedMicros), TimeUnit.MICROSECONDS);
+                    live.tickerReceived(ticker);
                     engine.tickerReceived(ticker, record.topic(), record.partition(), record.offset(), received);
                 }
                 commit(c, false);

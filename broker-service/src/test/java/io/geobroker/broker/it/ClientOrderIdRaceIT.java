@@ -53,11 +53,7 @@ class ClientOrderIdRaceIT {
         TestStack stack = TestStack.of(context);
         String sydneyAddress = stack.testAddress(30);
         String nvirginiaAddress = stack.testAddress(31);
-        Map<String, Object> extra = new HashMap<>();
-        extra.put("server.port", "8080");
-        extra.put("geobroker.topology.region.sydney.broker-url", "http://" + sydneyAddress + ":8080");
-        extra.put("geobroker.topology.region.nvirginia.broker-url", "http://" + nvirginiaAddress + ":8080");
-        extra.put("geobroker.security.peer-token", peerToken);
+        Map<String, Object> extra = TestStack.peeredBrokers(sydneyAddress, nvirginiaAddress, peerToken);
         // The sweep, which finds inbox rows the tail missed, at its default (15 s) would come after the
         // checks: the rows this test makes must be taken by the announcement or the tail.
         sydney = new InProcessBroker(stack, "sydney", sydneyAddress, extra);

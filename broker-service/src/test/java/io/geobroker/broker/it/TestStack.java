@@ -26,6 +26,20 @@ record TestStack(Topology topology, String keyspace, Topics topics, Function<Str
         return addressPrefix + ".0." + host;
     }
 
+    /**
+     * The extra properties of a Sydney and an N. Virginia broker started by a test on port 8080 of
+     * the given addresses, each knowing the other's URL and the peer token (market orders and cancels
+     * are forwarded, orders announced).
+     */
+    static Map<String, Object> peeredBrokers(String sydneyAddress, String nvirginiaAddress, String peerToken) {
+        Map<String, Object> extra = new HashMap<>();
+        extra.put("server.port", "8080");
+        extra.put("geobroker.topology.region.sydney.broker-url", "http://" + sydneyAddress + ":8080");
+        extra.put("geobroker.topology.region.nvirginia.broker-url", "http://" + nvirginiaAddress + ":8080");
+        extra.put("geobroker.security.peer-token", peerToken);
+        return extra;
+    }
+
     /** The broker properties that point an instance at this stack as the given region. */
     Map<String, Object> brokerProperties(String region, String adminToken) {
         Map<String, Object> p = new HashMap<>();

@@ -206,6 +206,10 @@ public final class Demo implements AutoCloseable {
             startTickerService(settings.tickerService().get(), tickerJar.orElseThrow(), services);
         }
         awaitHealthy();
+        for (Topology.RegionEndpoints region : topology.regions()) {
+            System.err.println("Page of " + region.name() + ": " + region.brokerUrl() + "/ (Swagger UI: " + region.brokerUrl()
+                    + "/swagger-ui.html)");
+        }
         cassandra = CassandraCounters.connect(topology, SchemaTool.DEFAULT_KEYSPACE);
         return topology;
     }
