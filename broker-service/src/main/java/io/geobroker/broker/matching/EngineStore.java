@@ -174,13 +174,13 @@ final class EngineStore {
      */
     List<BoundStatement> order(OrderState o) {
         if (o.rowWritten) {
-            return List.of(updateOrder.bind(o.triggered, o.status.name(), o.filledQuantity, o.filledNotional,
-                    o.reserved, o.rejectReason, o.updatedAt, o.customerId, o.id));
+            return List.of(withoutNulls(updateOrder.bind(o.triggered, o.status.name(), o.filledQuantity, o.filledNotional,
+                    o.reserved, o.rejectReason, o.updatedAt, o.customerId, o.id)));
         }
-        BoundStatement row = insertOrder.bind(o.id, o.customerId, o.clientOrderId, o.symbol, o.exchange, o.currency,
-                o.homeRegion, o.placedRegion, o.side.name(), o.type.name(), o.timeInForce.name(), o.allOrNone,
+        BoundStatement row = withoutNulls(insertOrder.bind(o.id, o.customerId, o.clientOrderId, o.symbol, o.exchange,
+                o.currency, o.homeRegion, o.placedRegion, o.side.name(), o.type.name(), o.timeInForce.name(), o.allOrNone,
                 o.quantity, o.limitPrice, o.stopPrice, o.triggered, o.status.name(), o.filledQuantity,
-                o.filledNotional, o.reserved, o.rejectReason, o.expiresAt, o.placedAt, o.updatedAt);
+                o.filledNotional, o.reserved, o.rejectReason, o.expiresAt, o.placedAt, o.updatedAt));
         if (o.listedWherePlaced) {
             return List.of(row);
         }
@@ -189,9 +189,9 @@ final class EngineStore {
     }
 
     BoundStatement openOrder(OrderState o, int generation) {
-        return insertOpenOrder.bind(o.symbol, generation, o.id, o.customerId, o.side.name(), o.type.name(),
+        return withoutNulls(insertOpenOrder.bind(o.symbol, generation, o.id, o.customerId, o.side.name(), o.type.name(),
                 o.timeInForce.name(), o.allOrNone, o.limitPrice, o.stopPrice, o.triggered, o.remaining(), o.placedAt,
-                o.sequence, o.expiresAt);
+                o.sequence, o.expiresAt));
     }
 
     BoundStatement deleteOpenOrder(String symbol, int generation, UUID orderId) {
@@ -233,8 +233,8 @@ final class EngineStore {
 
     BoundStatement transaction(String customerId, Instant time, UUID txnId, String kind, String currency, long amount,
                                String symbol, Long quantity, Long price, UUID orderId, String region) {
-        return insertTransaction.bind(customerId, time, txnId, kind, currency, amount, symbol, quantity, price, orderId,
-                region);
+        return withoutNulls(insertTransaction.bind(customerId, time, txnId, kind, currency, amount, symbol, quantity, price,
+                orderId, region));
     }
 
     BoundStatement fill(FillRow f) {
@@ -253,6 +253,24 @@ final class EngineStore {
 
     BoundStatement processed(OrderInbox.Entry e) {
         return markProcessed.bind(e.homeRegion(), e.minute(), e.placedAt(), e.orderId());
+    }
+
+    /**
+     * The statement with its null values unset: Cassandra stores a written null as a tombstone cell,
+     * which every later read of the row passes over, and leaves an unset column alone. The engine's
+     * rows never hold a value in a column they later bind to null: an order's prices, expiry and
+     * reject reason are fixed once set (a rejected order changes no more), a resting order's row is
+     * rewritten with the same ones, and a transaction is a new row. A repeated write stays the same
+     * write, and the journal keeps unset values unset.
+     */
+    static BoundStatement withoutNulls(BoundStatement statement) {
+        BoundStatement s = statement;
+        for (int i = 0; i < s.size(); i++) {
+            if (s.isSet(i) && s.isNull(i)) {
+                s = s.unset(i);
+            }
+        }
+        return s;
     }
 
     /** Serialized size of a statement as the batch size thresholds count it (approximately). */
