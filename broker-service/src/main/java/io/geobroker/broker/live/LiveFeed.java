@@ -6,6 +6,8 @@ import io.geobroker.domain.Fill;
 import io.geobroker.domain.Region;
 import io.geobroker.domain.SymbolDirectory;
 import io.geobroker.domain.Ticker;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -32,7 +34,8 @@ import java.util.concurrent.TimeUnit;
  * <p>Prices of this region's symbols are taken from the ticker consumer as each ticker arrives,
  * before the engine applies it; one thread pushes whatever changed at most every
  * {@link #COALESCE} (so a page gets one event per ~20 ms, not one per ticker, and a ticker is on
- * its way to the pages within that time). Other regions' symbols have no ticker here: their home
+ * its way to the pages within that time; {@code geobroker.live.price.push} times each from the
+ * consumer to the written event). Other regions' symbols have no ticker here: their home
  * broker writes its latest quote to {@code symbol_state} (every {@code quote-persist-interval}) and
  * Cassandra replicates it; this broker reads that table every {@link #REMOTE_POLL} while a page is
  * open. Fills are pushed to the pages of the customer whose order filled, as soon as the engine has
@@ -71,6 +74,9 @@ public class LiveFeed implements FillListener, SmartLifecycle {
     private final Region region;
     private final Map<String, PriceView> latest = new ConcurrentHashMap<>();
     private final Map<String, PriceView> changed = new ConcurrentHashMap<>();
+    /** Per symbol, the latest ticker handed over by the consumer and when (System.nanoTime()). */
+    private final Map<String, Received> received = new ConcurrentHashMap<>();
+    private final Timer pushDelay;
     private final ConcurrentLinkedQueue<Fill> fills = new ConcurrentLinkedQueue<>();
     private final List<Subscriber> subscribers = new CopyOnWriteArrayList<>();
     private final Object signal = new Object();
@@ -82,10 +88,16 @@ public class LiveFeed implements FillListener, SmartLifecycle {
     private record Subscriber(String customerId, SseEmitter emitter) {
     }
 
-    public LiveFeed(QuoteDao quotes, SymbolDirectory directory, Region region) {
+    private record Received(long sequence, long nanos) {
+    }
+
+    public LiveFeed(QuoteDao quotes, SymbolDirectory directory, Region region, MeterRegistry meters) {
         this.quotes = quotes;
         this.directory = directory;
         this.region = region;
+        this.pushDelay = Timer.builder("geobroker.live.price.push")
+                .description("A ticker handed over by the consumer to its price written to every open page")
+                .publishPercentileHistogram().register(meters);
     }
 
     // ---- producers
@@ -95,6 +107,7 @@ public class LiveFeed implements FillListener, SmartLifecycle {
         if (subscribers.isEmpty()) {
             return;
         }
+        received.put(ticker.symbol(), new Received(ticker.sequence(), System.nanoTime()));
         offer(new PriceView(ticker.symbol(), ticker.price(), ticker.volume(), ticker.sequence(),
                 ticker.exchangeTimeMicros(), TICKER));
     }
@@ -234,6 +247,13 @@ public class LiveFeed implements FillListener, SmartLifecycle {
             }
             if (own != null) {
                 send(s, SseEmitter.event().name("fills").data(own));
+            }
+        }
+        long written = System.nanoTime();
+        for (PriceView p : prices) {
+            Received r = received.get(p.symbol());
+            if (r != null && r.sequence() == p.sequence() && received.remove(p.symbol(), r)) {
+                pushDelay.record(written - r.nanos(), TimeUnit.NANOSECONDS);
             }
         }
     }

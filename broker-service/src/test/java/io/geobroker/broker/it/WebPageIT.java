@@ -36,6 +36,8 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -138,6 +140,14 @@ class WebPageIT {
         assertThat(text(By.cssSelector("#prices tr[data-symbol='BHP'] td.change"))).isEqualTo("+0.15");
         assertThat(text(By.cssSelector("#prices tr[data-symbol='BHP'] td:nth-child(2)"))).isEqualTo("sydney");
         assertThat(text(By.cssSelector("#prices tr[data-symbol='BHP'] td:nth-child(4)"))).isEqualTo("AUD");
+        String metrics = sydney.api.rawText("/actuator/prometheus");
+        Matcher timed = Pattern.compile("(?m)^geobroker_live_price_push_seconds_count\\{[^}]*} (\\S+)").matcher(metrics);
+        assertThat(timed.find()).as("the broker exports the push timer").isTrue();
+        assertThat(Double.parseDouble(timed.group(1))).as("both BHP prices timed from the consumer to the page")
+                .isGreaterThanOrEqualTo(2);
+        Matcher max = Pattern.compile("(?m)^geobroker_live_price_push_seconds_max\\{[^}]*} (\\S+)").matcher(metrics);
+        System.out.printf("live page: %s price pushes timed from the ticker consumer to the open page, the slowest %s s%n",
+                timed.group(1), max.find() ? max.group(1) : "?");
 
         us.tick("AAPL", 19_012, 500);
         await().atMost(REPLICATED).untilAsserted(() -> assertThat(text(priceOf("AAPL"))).isEqualTo("190.12"));
