@@ -15,6 +15,11 @@ final class MovableClock extends Clock {
         offset = offset.plus(by);
     }
 
+    /** Back to the real time: the clock is shared by every broker a test JVM starts. */
+    void reset() {
+        offset = Duration.ZERO;
+    }
+
     @Override
     public ZoneId getZone() {
         return ZoneOffset.UTC;

@@ -8,6 +8,7 @@ import io.geobroker.domain.Fill;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import io.geobroker.testsupport.StackContext;
 import io.geobroker.testsupport.WithLocalStack;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -46,6 +47,15 @@ class OrderLifecycleIT {
         broker = new InProcessBroker(stack, "nvirginia", address, Map.of());
         api = broker.api;
         exchange = new Exchange(stack.kafkaBootstrap("nvirginia"), stack.topics());
+    }
+
+    /**
+     * The expiry test moves the clock every in-process broker of this JVM shares a day ahead; the
+     * classes that run after this one must not inherit it (their DAY orders would expire at once).
+     */
+    @AfterAll
+    void putTheClockBack() {
+        InProcessBroker.CLOCK.reset();
     }
 
     private String customer() {
