@@ -54,6 +54,16 @@ resource "aws_vpc_security_group_ingress_rule" "rest" {
   to_port           = 8080
 }
 
+resource "aws_vpc_security_group_ingress_rule" "fix" {
+  for_each          = toset(var.rest_allowed_cidrs)
+  security_group_id = aws_security_group.broker.id
+  description       = "FIX 4.4 order entry from an allowed client range"
+  cidr_ipv4         = each.value
+  ip_protocol       = "tcp"
+  from_port         = 9878
+  to_port           = 9878
+}
+
 resource "aws_vpc_security_group_ingress_rule" "rest_from_peers" {
   for_each          = toset(var.peer_broker_addresses)
   security_group_id = aws_security_group.broker.id

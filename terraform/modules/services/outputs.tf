@@ -20,7 +20,7 @@ output "broker_instance_id" {
 
 output "ingress" {
   description = "Every ingress rule of the services' security groups (for audits and tests)."
-  value = [for r in concat(values(aws_vpc_security_group_ingress_rule.rest), values(aws_vpc_security_group_ingress_rule.rest_from_peers), values(aws_vpc_security_group_ingress_rule.metrics)) : {
+  value = [for r in concat(values(aws_vpc_security_group_ingress_rule.rest), values(aws_vpc_security_group_ingress_rule.fix), values(aws_vpc_security_group_ingress_rule.rest_from_peers), values(aws_vpc_security_group_ingress_rule.metrics)) : {
     from_port = r.from_port, to_port = r.to_port, cidr_ipv4 = r.cidr_ipv4, cidr_ipv6 = r.cidr_ipv6, referenced_security_group_id = r.referenced_security_group_id
   }]
 }

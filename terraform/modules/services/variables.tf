@@ -45,7 +45,7 @@ variable "topology_properties" {
 }
 
 variable "rest_allowed_cidrs" {
-  description = "IPv4 CIDRs allowed to call the broker's REST API on 8080 (clients, load balancer, load generator). Empty: nobody outside the deployment."
+  description = "IPv4 CIDRs allowed to call the broker's REST API on 8080 and its FIX acceptor on 9878 (clients, load balancer, load generator). Empty: nobody outside the deployment."
   type        = list(string)
   default     = []
   validation {

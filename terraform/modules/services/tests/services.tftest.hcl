@@ -59,8 +59,8 @@ run "user_data_is_valid_yaml" {
 
 run "rest_is_closed_by_default_and_open_to_peer_brokers_only" {
   assert {
-    condition     = length(aws_vpc_security_group_ingress_rule.rest) == 0 && length(aws_vpc_security_group_ingress_rule.metrics) == 0
-    error_message = "no REST or metrics access from outside by default"
+    condition     = length(aws_vpc_security_group_ingress_rule.rest) == 0 && length(aws_vpc_security_group_ingress_rule.fix) == 0 && length(aws_vpc_security_group_ingress_rule.metrics) == 0
+    error_message = "no REST, FIX or metrics access from outside by default"
   }
   assert {
     condition     = [for r in aws_vpc_security_group_ingress_rule.rest_from_peers : r.cidr_ipv4] == ["10.20.10.10/32"]
@@ -75,6 +75,14 @@ run "rest_opens_to_configured_cidrs" {
   assert {
     condition     = [for r in aws_vpc_security_group_ingress_rule.rest : r.cidr_ipv4] == ["203.0.113.0/24"] && alltrue([for r in aws_vpc_security_group_ingress_rule.rest : r.from_port == 8080 && r.to_port == 8080])
     error_message = "REST on 8080 from exactly the configured CIDRs"
+  }
+  assert {
+    condition     = [for r in aws_vpc_security_group_ingress_rule.fix : r.cidr_ipv4] == ["203.0.113.0/24"] && alltrue([for r in aws_vpc_security_group_ingress_rule.fix : r.from_port == 9878 && r.to_port == 9878])
+    error_message = "FIX on 9878 from the same CIDRs as REST"
+  }
+  assert {
+    condition     = strcontains(yamldecode(aws_instance.broker.user_data).write_files[2].content, "GEOBROKER_FIX_STORE=/var/lib/geobroker/fix") && strcontains(yamldecode(aws_instance.broker.user_data).write_files[2].content, "StateDirectory=geobroker")
+    error_message = "the broker's FIX message store lives on the instance's disk, across restarts"
   }
 }
 

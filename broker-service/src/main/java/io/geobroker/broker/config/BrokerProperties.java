@@ -153,6 +153,10 @@ public record BrokerProperties(
             @DefaultValue("fix-store") String storeDirectory,
             /* How many of a session's last sent messages are read at start to recognise fills that
                were already reported (the fills consumer may read the last poll again after a crash). */
-            @DefaultValue("100000") int rememberedReports) {
+            @DefaultValue("100000") int rememberedReports,
+            /* The regions whose fills topics are read for trade reports (their Kafka must be
+               reachable from this broker). Empty: every region of the topology, so a FIX client
+               also hears of its orders in other regions' symbols. */
+            @DefaultValue("") java.util.List<String> fillRegions) {
     }
 }

@@ -97,7 +97,8 @@ public class FixAcceptor implements SmartLifecycle {
             throw new IllegalStateException("FIX acceptor configuration: " + e.getMessage(), e);
         }
         int restored = sessions.restore();
-        sessions.onFirstCustomer(() -> feed = new FixFillFeed(topology, topics, region, sessions::report));
+        sessions.onFirstCustomer(() -> feed = new FixFillFeed(topology, topics, region,
+                config.fillRegions().stream().filter(r -> !r.isBlank()).toList(), sessions::report));
         log.info("FIX 4.4 acceptor on {}:{} as {} ({} customer session(s) restored from {})", bindAddress,
                 config.port(), config.compId(), restored, store);
         running = true;

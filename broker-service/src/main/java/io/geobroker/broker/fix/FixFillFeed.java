@@ -44,8 +44,11 @@ final class FixFillFeed implements AutoCloseable {
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean running = true;
 
-    FixFillFeed(Topology topology, Topics topics, String localRegion, Predicate<Fill> report) {
+    FixFillFeed(Topology topology, Topics topics, String localRegion, List<String> regions, Predicate<Fill> report) {
         for (Topology.RegionEndpoints region : topology.regions()) {
+            if (!regions.isEmpty() && !regions.contains(region.name())) {
+                continue;
+            }
             if (region.kafkaBootstrap() == null || region.kafkaBootstrap().isBlank()) {
                 continue;
             }

@@ -75,6 +75,9 @@ class FixIT {
     private Path store;
     @AutoClose
     private InProcessBroker broker;
+    @AutoClose
+    private InProcessBroker sydney;
+    private String sydneyAddress;
     private BrokerApi api;
     @AutoClose
     private Exchange exchange;
@@ -83,14 +86,21 @@ class FixIT {
     void start(StackContext context) throws IOException {
         stack = TestStack.of(context);
         address = stack.testAddress(31);
+        sydneyAddress = stack.testAddress(33);
         store = Files.createTempDirectory("fix-store");
-        Map<String, Object> fix = new HashMap<>();
-        fix.put("geobroker.fix.enabled", "true");
-        fix.put("geobroker.fix.port", PORT);
-        fix.put("geobroker.fix.store-directory", store.toString());
-        broker = new InProcessBroker(stack, "nvirginia", address, fix);
+        Map<String, Object> peered = TestStack.peeredBrokers(sydneyAddress, address, "peer-" + UUID.randomUUID());
+        broker = new InProcessBroker(stack, "nvirginia", address, fix(peered, store.resolve("nvirginia")));
+        sydney = new InProcessBroker(stack, "sydney", sydneyAddress, fix(peered, store.resolve("sydney")));
         api = broker.api;
         exchange = new Exchange(stack.kafkaBootstrap("nvirginia"), stack.topics());
+    }
+
+    private static Map<String, Object> fix(Map<String, Object> peered, Path store) {
+        Map<String, Object> p = new HashMap<>(peered);
+        p.put("geobroker.fix.enabled", "true");
+        p.put("geobroker.fix.port", PORT);
+        p.put("geobroker.fix.store-directory", store.toString());
+        return p;
     }
 
     @AfterAll
@@ -98,6 +108,10 @@ class FixIT {
         if (broker != null) {
             broker.close();
             broker = null;
+        }
+        if (sydney != null) {
+            sydney.close();
+            sydney = null;
         }
         try (var files = Files.walk(store)) {
             files.sorted((a, b) -> b.getNameCount() - a.getNameCount()).forEach(p -> p.toFile().delete());
@@ -389,6 +403,26 @@ class FixIT {
                     .as("sent again from the store").isTrue();
             List<Message> after = fix.drain(Duration.ofSeconds(2));
             assertThat(after).as("exactly once").noneMatch(report("D1", ExecType.TRADE));
+        }
+    }
+
+    @Test
+    void an_order_for_another_regions_symbol_is_pending_here_and_its_fill_reported_here() throws Exception {
+        String hana = customer();
+        try (FixClient fix = new FixClient(sydneyAddress, PORT, id(hana), "GEOBROKER", hana)) {
+            assertThat(fix.awaitLogon(Duration.ofSeconds(30))).as("logged on in Sydney once the customer replicated").isTrue();
+            fix.send(limit("P1", "NFLX", Side.BUY, 2, "600.00"));
+            Message pending = fix.next(report("P1", ExecType.PENDING_NEW), ANSWER);
+            assertThat(pending.getChar(OrdStatus.FIELD)).isEqualTo(OrdStatus.PENDING_NEW);
+            String orderId = OrderIds.orderId(id(hana), "P1").toString();
+            await().atMost(Duration.ofSeconds(30)).until(() -> "OPEN".equals(api.order(hana, orderId).text("status")));
+
+            long sequence = tickAndWait(hana, "NFLX", 60_000, 10);
+            Message trade = fix.next(report("P1", ExecType.TRADE), Duration.ofSeconds(30));
+            assertThat(trade.getString(ExecID.FIELD)).as("N. Virginia's fill, reported by Sydney")
+                    .isEqualTo(OrderIds.fillId(UUID.fromString(orderId), sequence).toString());
+            assertThat(decimal(trade, CumQty.FIELD)).isEqualByComparingTo("2");
+            assertThat(trade.getChar(OrdStatus.FIELD)).isEqualTo(OrdStatus.FILLED);
         }
     }
 }

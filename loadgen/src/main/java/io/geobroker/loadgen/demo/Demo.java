@@ -179,6 +179,8 @@ public final class Demo implements AutoCloseable {
             pb.environment().put("GEOBROKER_BIND_ADDRESS", url.getHost());
             pb.environment().put("GEOBROKER_ADMIN_TOKEN", adminToken);
             pb.environment().put("GEOBROKER_PEER_TOKEN", peerToken);
+            // Each broker's FIX sessions (sequence numbers, sent messages) in a directory of its own.
+            pb.environment().put("GEOBROKER_FIX_STORE", services.resolve("fix-store-" + region.name()).toString());
             remoteDcRegion(topology, region.name(), settings.remoteDc())
                     .ifPresent(other -> pb.environment().put("GEOBROKER_CASSANDRA_REGION", other));
             // Larger commit groups than the broker's defaults, which fit Cassandra's default
