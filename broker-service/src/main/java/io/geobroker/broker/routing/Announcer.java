@@ -12,15 +12,24 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Sends home regions the orders stored PENDING for them here ({@code POST /internal/v1/inbox/batch}),
  * at most {@code peerAnnouncementsInFlight} requests per region at a time: an order goes at once
  * while a request is free, and the orders placed while none is go together in the next one. At the
  * default load (~100 cross-region orders a second, a 230 ms round trip) that is a few requests a
- * second for both brokers to handle instead of one per order. Announcements are hints (the home's
- * inbox reads find every order anyway), so a region that is cut off costs only memory: beyond
- * {@link #MAX_QUEUED} waiting orders per region the oldest are dropped.
+ * second for both brokers to handle instead of one per order.
+ *
+ * <p>A request that fails (the region cut off, its broker down or answering 5xx) puts its orders back at
+ * the head of the queue, and the region gets one request every {@link #RETRY_DELAY_MILLIS} until one
+ * goes through; then the backlog drains at up to {@link #DRAIN_IN_FLIGHT} requests at a time. So the
+ * orders placed during a cut reach their home as soon as the link is back, without waiting for
+ * Cassandra to replicate their inbox rows (the announcement carries the order). Announcements are
+ * still hints (the home's inbox reads find every order anyway), so a long cut costs only memory:
+ * beyond {@link #MAX_QUEUED} waiting orders per region the oldest are dropped.
  */
 @Component
 public class Announcer {
@@ -34,13 +43,23 @@ public class Announcer {
      * the receiving broker's default body limit (16 KiB).
      */
     static final int MAX_BATCH = 16;
+    /** Time between two attempts to reach a region whose last request failed. */
+    static final long RETRY_DELAY_MILLIS = 1_000;
+    /** Requests under way to one region while more than that many full requests wait (a backlog). */
+    static final int DRAIN_IN_FLIGHT = 16;
 
-    /** Sends one request; its future completes when the request has ended, whatever the answer. */
+    /** Sends one request; its future completes when it has ended: false if sending it again may help. */
     interface Sender {
-        CompletableFuture<Void> send(String region, String path, Object body);
+        CompletableFuture<Boolean> send(String region, String path, Object body);
+    }
+
+    /** Runs a task once, after a delay. */
+    interface Scheduler {
+        void schedule(Runnable task, long delayMillis);
     }
 
     private final Sender sender;
+    private final Scheduler scheduler;
     private final int maxInFlight;
     private final Map<String, Pending> regions = new HashMap<>();
 
@@ -49,16 +68,30 @@ public class Announcer {
         final ArrayDeque<Forwarded.InboxRow> queue = new ArrayDeque<>();
         int inFlight;
         long dropped;
+        /** The last request failed: send nothing until a retry is due, then one request. */
+        boolean failing;
+        boolean retryScheduled;
+        boolean retryDue;
     }
 
     @Autowired
     public Announcer(PeerClient peers, BrokerProperties properties) {
-        this(peers::tell, properties.crossRegion().peerAnnouncementsInFlight());
+        this(peers::tell, retryThread(), properties.crossRegion().peerAnnouncementsInFlight());
     }
 
-    Announcer(Sender sender, int maxInFlight) {
+    Announcer(Sender sender, Scheduler scheduler, int maxInFlight) {
         this.sender = sender;
+        this.scheduler = scheduler;
         this.maxInFlight = Math.max(1, maxInFlight);
+    }
+
+    private static Scheduler retryThread() {
+        ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "announcer-retry");
+            t.setDaemon(true);
+            return t;
+        });
+        return (task, delayMillis) -> executor.schedule(task, delayMillis, TimeUnit.MILLISECONDS);
     }
 
     /** Queues the row for its home region and sends it now if a request is free. */
@@ -81,7 +114,16 @@ public class Announcer {
 
     /** The next request's rows if a request is free (counted as under way), else null. */
     private List<Forwarded.InboxRow> take(Pending p) {
-        if (p.queue.isEmpty() || p.inFlight >= maxInFlight) {
+        if (p.queue.isEmpty()) {
+            return null;
+        }
+        if (p.failing) {
+            if (!p.retryDue || p.inFlight > 0) {
+                return null;
+            }
+            p.retryDue = false;
+        } else if (p.inFlight >= (p.queue.size() > maxInFlight * MAX_BATCH ? Math.max(maxInFlight, DRAIN_IN_FLIGHT)
+                : maxInFlight)) {
             return null;
         }
         List<Forwarded.InboxRow> batch = new ArrayList<>(Math.min(p.queue.size(), MAX_BATCH));
@@ -96,14 +138,50 @@ public class Announcer {
         if (batch == null) {
             return;
         }
-        sender.send(region, PATH, batch).whenComplete((done, e) -> {
-            List<Forwarded.InboxRow> next;
+        sender.send(region, PATH, batch).whenComplete((accepted, e) -> {
+            List<List<Forwarded.InboxRow>> next = new ArrayList<>();
+            boolean retry = false;
             synchronized (this) {
                 Pending p = regions.get(region);
                 p.inFlight--;
-                next = take(p);
+                if (Boolean.TRUE.equals(accepted)) {
+                    p.failing = false;
+                } else {
+                    for (int i = batch.size() - 1; i >= 0; i--) {
+                        p.queue.addFirst(batch.get(i));
+                    }
+                    while (p.queue.size() > MAX_QUEUED) {
+                        p.queue.pollFirst();
+                        p.dropped++;
+                    }
+                    p.failing = true;
+                    retry = !p.retryScheduled;
+                    p.retryScheduled = true;
+                }
+                for (List<Forwarded.InboxRow> b; (b = take(p)) != null; ) {
+                    next.add(b);
+                }
             }
-            send(region, next);
+            if (retry) {
+                scheduler.schedule(() -> retry(region), RETRY_DELAY_MILLIS);
+            }
+            next.forEach(b -> send(region, b));
         });
+    }
+
+    /** A failing region's retry is due: one request, whose outcome decides what follows. */
+    private void retry(String region) {
+        List<Forwarded.InboxRow> batch;
+        synchronized (this) {
+            Pending p = regions.get(region);
+            p.retryScheduled = false;
+            p.retryDue = true;
+            batch = take(p);
+            if (batch == null && p.failing && p.inFlight == 0 && p.queue.isEmpty()) {
+                p.retryDue = false;
+                p.failing = false;
+            }
+        }
+        send(region, batch);
     }
 }

@@ -101,19 +101,23 @@ public class PeerClient implements SmartLifecycle {
     /**
      * POSTs {@code body} without waiting for the answer: for hints whose loss only costs time
      * because something slower covers them. Failures and refusals are logged, never thrown; the
-     * future completes (normally) when the call has ended either way.
+     * future completes (normally) when the call has ended either way: false when trying again may
+     * help (the region's broker not reached, or answering 5xx), true otherwise (accepted, refused for
+     * good with 4xx, or no way to reach that region configured).
      */
-    public CompletableFuture<Void> tell(String region, String path, Object body) {
+    public CompletableFuture<Boolean> tell(String region, String path, Object body) {
         if (!canReach(region)) {
-            return CompletableFuture.completedFuture(null);
+            return CompletableFuture.completedFuture(true);
         }
         return http.sendAsync(request(region, path, body), HttpResponse.BodyHandlers.discarding()).handle((response, e) -> {
             if (e != null) {
                 log.debug("telling the broker of region {} ({}) failed: {}", region, path, e.toString());
-            } else if (response.statusCode() >= 300) {
+                return false;
+            }
+            if (response.statusCode() >= 300) {
                 log.warn("the broker of region {} answered {} to {}", region, response.statusCode(), path);
             }
-            return null;
+            return response.statusCode() < 500;
         });
     }
 

@@ -386,10 +386,12 @@ class CrossRegionIT {
         } finally {
             local.restoreLink(SYDNEY, NVIRGINIA);
         }
+        long healed = System.nanoTime();
 
         for (String orderId : placedDuringCut) {
             awaitStatus(NVIRGINIA, c, orderId, "OPEN", AFTER_CUT);
         }
+        double matchable = (System.nanoTime() - healed) / 1e9;
         tick(NVIRGINIA, nyse, 4_000, 1_000);
         for (String orderId : placedDuringCut) {
             awaitStatus(NVIRGINIA, c, orderId, "FILLED");
@@ -397,6 +399,9 @@ class CrossRegionIT {
         }
         await().atMost(AFTER_CUT).untilAsserted(() -> assertThat(orderRow(NVIRGINIA, c, asxOrder))
                 .as("the ASX order placed during the cut reached N. Virginia's DC").isEqualTo("FILLED"));
+        System.out.printf("after the link came back: the orders placed during the cut matchable at home in %.1f s; "
+                + "the order filled in Sydney during the cut in N. Virginia's DC after %.1f s%n", matchable,
+                (System.nanoTime() - healed) / 1e9);
         BrokerApi.Response market = api(SYDNEY).place(c.token, "cut-m", nyse, "BUY", "MARKET", 1);
         assertThat(market.status()).as("the market order, repeated after the cut: %s", market.body()).isEqualTo(201);
         assertThat(market.text("status")).isEqualTo("FILLED");
