@@ -175,7 +175,7 @@ public record AckBenchReport(String startedAt, String protocol, String region, i
             LatencySummary l = r.latency();
             n.putObject("ackLatencyMicros").put("count", l.count()).put("p50", l.p50()).put("p90", l.p90())
                     .put("p99", l.p99()).put("p999", l.p999()).put("max", l.max())
-                    .put("mean", Math.round(l.mean() * 10) / 10.0);
+                    .put("mean", l.mean());
             ObjectNode causes = n.putObject("causes");
             r.causes().forEach(causes::put);
             n.put("cpu", r.cpu());
