@@ -94,7 +94,7 @@ public final class AckBenchCommand implements Callable<Integer> {
     String prefix;
 
     @Option(names = "--work-dir", description = "Without --target: the stack's data and the services' logs (default: "
-            + "<repository>/.ack-bench).")
+            + "<repository>/.demo, as the demo).")
     Path workDir;
 
     @Option(names = "--wan", defaultValue = "auto", description = "Without --target: auto | on | off, the emulated WAN. "
@@ -178,7 +178,7 @@ public final class AckBenchCommand implements Callable<Integer> {
         Path root = DemoCommand.repositoryRoot();
         String addressPrefix = prefix != null ? prefix : System.getenv().getOrDefault("GEOBROKER_STACK_PREFIX", "127.0");
         // The demo's deployment and defaults; its ticker service stays paused: the rounds measure acks.
-        Demo.Settings demoSettings = new Demo.Settings(root, workDir != null ? workDir : root.resolve(".ack-bench"),
+        Demo.Settings demoSettings = new Demo.Settings(root, workDir != null ? workDir : root.resolve(".demo"),
                 addressPrefix, wanMode, 1, 256, jitOptions, brokerHeapMb, brokerOptions, false, startTimeout,
                 Optional.of(new Demo.TickerService(256, jitOptions, 42, 10, 0)));
         try (Demo demo = new Demo(demoSettings)) {
