@@ -26,6 +26,24 @@ class WireFormatTest {
         Fill f = new Fill("f1", "o1", "c1", "BHP", "ASX", Side.BUY, OrderType.LIMIT, 4300, 10, "AUD",
                 7, 1_700_000_000_000_000L, 1_700_000_000_001_000L, "sydney");
         assertThat(WireFormat.decodeFill(WireFormat.encode(f))).isEqualTo(f);
+        assertThat(f.hasOrderTotals()).isFalse();
+    }
+
+    @Test
+    void fill_with_the_orders_totals_round_trips_and_older_records_decode_without_them() throws Exception {
+        Fill f = new Fill("f1", "o1", "c1", "BHP", "ASX", Side.BUY, OrderType.LIMIT, 4300, 10, "AUD",
+                7, 1_700_000_000_000_000L, 1_700_000_000_001_000L, "sydney", "c-1", 30L, 20L, 86_000L);
+        Fill decoded = WireFormat.decodeFill(WireFormat.encode(f));
+        assertThat(decoded).isEqualTo(f);
+        assertThat(decoded.hasOrderTotals()).isTrue();
+        String older = "{\"fillId\":\"f1\",\"orderId\":\"o1\",\"customerId\":\"c1\",\"symbol\":\"BHP\","
+                + "\"exchange\":\"ASX\",\"side\":\"BUY\",\"orderType\":\"LIMIT\",\"price\":4300,\"quantity\":10,"
+                + "\"currency\":\"AUD\",\"tickerSequence\":7,\"tickerExchangeTimeMicros\":1,\"durableTimeMicros\":2,"
+                + "\"region\":\"sydney\"}";
+        Fill old = WireFormat.decodeFill(older.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(old.quantity()).isEqualTo(10);
+        assertThat(old.orderFilledQuantity()).isNull();
+        assertThat(old.hasOrderTotals()).isFalse();
     }
 
     @Test

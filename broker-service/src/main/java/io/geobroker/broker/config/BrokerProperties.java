@@ -19,7 +19,8 @@ public record BrokerProperties(
         @DefaultValue Engine engine,
         @DefaultValue Security security,
         @DefaultValue Web web,
-        @DefaultValue CrossRegion crossRegion) {
+        @DefaultValue CrossRegion crossRegion,
+        @DefaultValue Fix fix) {
 
     /** Cassandra keyspace and request timeout; contact points and local DC come from the topology. */
     public record Cassandra(
@@ -136,5 +137,22 @@ public record BrokerProperties(
     public record Web(
             /* Largest accepted request body; larger ones get 413 before they are parsed. */
             @DefaultValue("16384") int maxBodyBytes) {
+    }
+
+    /** The FIX 4.4 order entry (one acceptor per broker, customers as initiators). */
+    public record Fix(
+            /* Whether the broker accepts FIX sessions at all. */
+            @DefaultValue("true") boolean enabled,
+            /* The acceptor's TCP port, on the HTTP listener's bind address. */
+            @DefaultValue("9878") int port,
+            /* The broker's CompID: a client's TargetCompID; its SenderCompID is its customer id. */
+            @DefaultValue("GEOBROKER") String compId,
+            /* Where each session's sequence numbers and sent messages are kept (written through to
+               disk), so that a restart resends what a client missed. Must survive restarts: a
+               persistent volume in Kubernetes, the instance's disk in the Terraform deployment. */
+            @DefaultValue("fix-store") String storeDirectory,
+            /* How many of a session's last sent messages are read at start to recognise fills that
+               were already reported (the fills consumer may read the last poll again after a crash). */
+            @DefaultValue("100000") int rememberedReports) {
     }
 }

@@ -46,7 +46,8 @@ final class EngineStore {
     /** One row of symbol_fills. */
     record FillRow(String symbol, long tickerSequence, UUID fillId, UUID orderId, String customerId, Side side,
                    OrderType orderType, long price, long quantity, String currency, long tickerExchangeTimeMicros,
-                   long durableTimeMicros) {
+                   long durableTimeMicros, String clientOrderId, Long orderQuantity, Long orderFilledQuantity,
+                   Long orderFilledNotional) {
     }
 
     private final CqlSession session;
@@ -104,7 +105,8 @@ final class EngineStore {
                 + "amount, symbol, quantity, price, order_id, region) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         insertFill = session.prepare("INSERT INTO symbol_fills (symbol, ticker_sequence, fill_id, order_id, "
                 + "customer_id, side, order_type, price, quantity, currency, ticker_exchange_time_micros, "
-                + "durable_time_micros) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                + "durable_time_micros, client_order_id, order_quantity, order_filled_quantity, order_filled_notional) "
+                + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         deleteFillsBefore = session.prepare("DELETE FROM symbol_fills WHERE symbol = ? AND ticker_sequence < ?");
         markProcessed = session.prepare("UPDATE order_inbox SET processed = true "
                 + "WHERE home_region = ? AND minute = ? AND placed_at = ? AND order_id = ?");
@@ -162,7 +164,13 @@ final class EngineStore {
         return new FillRow(symbol, tickerSequence, r.getUuid("fill_id"), r.getUuid("order_id"),
                 r.getString("customer_id"), Side.valueOf(r.getString("side")),
                 OrderType.valueOf(r.getString("order_type")), r.getLong("price"), r.getLong("quantity"),
-                r.getString("currency"), r.getLong("ticker_exchange_time_micros"), r.getLong("durable_time_micros"));
+                r.getString("currency"), r.getLong("ticker_exchange_time_micros"), r.getLong("durable_time_micros"),
+                r.getString("client_order_id"), nullableLong(r, "order_quantity"), nullableLong(r, "order_filled_quantity"),
+                nullableLong(r, "order_filled_notional"));
+    }
+
+    private static Long nullableLong(Row r, String column) {
+        return r.isNull(column) ? null : r.getLong(column);
     }
 
     // ---- writes (bound statements for one batch)
@@ -238,9 +246,10 @@ final class EngineStore {
     }
 
     BoundStatement fill(FillRow f) {
-        return insertFill.bind(f.symbol(), f.tickerSequence(), f.fillId(), f.orderId(), f.customerId(), f.side().name(),
+        return withoutNulls(insertFill.bind(f.symbol(), f.tickerSequence(), f.fillId(), f.orderId(), f.customerId(), f.side().name(),
                 f.orderType().name(), f.price(), f.quantity(), f.currency(), f.tickerExchangeTimeMicros(),
-                f.durableTimeMicros());
+                f.durableTimeMicros(), f.clientOrderId(), f.orderQuantity(), f.orderFilledQuantity(),
+                f.orderFilledNotional()));
     }
 
     /**
@@ -318,6 +327,7 @@ final class EngineStore {
     static Fill toFill(FillRow f, String exchange, String region, long durableTimeMicros) {
         return new Fill(f.fillId().toString(), f.orderId().toString(), f.customerId(), f.symbol(), exchange, f.side(),
                 f.orderType(), f.price(), f.quantity(), f.currency(), f.tickerSequence(), f.tickerExchangeTimeMicros(),
-                durableTimeMicros, region);
+                durableTimeMicros, region, f.clientOrderId(), f.orderQuantity(), f.orderFilledQuantity(),
+                f.orderFilledNotional());
     }
 }

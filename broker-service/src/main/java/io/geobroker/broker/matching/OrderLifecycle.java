@@ -377,7 +377,8 @@ final class OrderLifecycle {
                 o.side == Side.BUY ? -notional : notional, o.symbol, o.side == Side.BUY ? quantity : -quantity, price,
                 o.id, region));
         group.fills.add(new EngineStore.FillRow(o.symbol, tickerSequence, fillId, o.id, o.customerId, o.side, o.type,
-                price, quantity, o.currency, exchangeMicros, group.timestampMicros()));
+                price, quantity, o.currency, exchangeMicros, group.timestampMicros(), o.clientOrderId, o.quantity,
+                o.filledQuantity, o.filledNotional));
         group.fillSymbols.merge(s, tickerSequence, Math::min);
         group.symbols.add(s);
     }

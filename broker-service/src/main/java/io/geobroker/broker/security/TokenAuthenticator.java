@@ -41,6 +41,11 @@ public class TokenAuthenticator {
         return authenticate(header.substring(7).trim());
     }
 
+    /** The customer whose token this is; empty for anyone else's (operator, peer) or no one's. */
+    public Optional<String> customerOf(String token) {
+        return authenticate(token).filter(p -> hasRole(p, ROLE_CUSTOMER)).map(UsernamePasswordAuthenticationToken::getName);
+    }
+
     Optional<UsernamePasswordAuthenticationToken> authenticate(String token) {
         if (Tokens.same(token, config.adminToken())) {
             return Optional.of(principal("admin", ROLE_ADMIN));

@@ -49,6 +49,8 @@ record TestStack(Topology topology, String keyspace, Topics topics, Function<Str
         p.put("geobroker.cassandra.keyspace", keyspace);
         p.put("geobroker.kafka.topic-prefix", topics.prefix());
         p.put("geobroker.security.admin-token", adminToken);
+        // Tests that speak FIX switch it on with their own port and store.
+        p.put("geobroker.fix.enabled", "false");
         return p;
     }
 

@@ -1,0 +1,150 @@
+package io.geobroker.broker.fix;
+
+import io.geobroker.domain.Fill;
+import io.geobroker.domain.Topics;
+import io.geobroker.domain.Topology;
+import io.geobroker.domain.WireFormat;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.Properties;
+import java.util.function.Predicate;
+
+/**
+ * Reads the fills topic of every region of the deployment and hands each fill to
+ * {@link FixSessions#report}: a customer that uses FIX here gets its fills from every region. Offsets
+ * are committed (under the group {@code geobroker-fix-<region>}, without joining it) after each
+ * poll's fills were handed over, so a crash reads at most that poll again;
+ * the sessions recognise what they were already sent. Started only once some customer uses FIX
+ * here, so a broker without FIX clients reads nothing.
+ */
+final class FixFillFeed implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(FixFillFeed.class);
+
+    /** Where a partition without a committed offset starts: this long before the feed started. */
+    static final Duration FIRST_START_LOOKBACK = Duration.ofMinutes(1);
+
+    private final List<KafkaConsumer<String, byte[]>> consumers = new ArrayList<>();
+    private final List<Thread> threads = new ArrayList<>();
+    private volatile boolean running = true;
+
+    FixFillFeed(Topology topology, Topics topics, String localRegion, Predicate<Fill> report) {
+        for (Topology.RegionEndpoints region : topology.regions()) {
+            if (region.kafkaBootstrap() == null || region.kafkaBootstrap().isBlank()) {
+                continue;
+            }
+            Properties config = new Properties();
+            config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, region.kafkaBootstrap());
+            config.put(ConsumerConfig.GROUP_ID_CONFIG, topics.prefix() + "geobroker-fix-" + localRegion);
+            config.put(ConsumerConfig.CLIENT_ID_CONFIG, "broker-fix-" + localRegion + "-fills-" + region.name());
+            config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+            config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
+            config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+            KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
+                    new ByteArrayDeserializer());
+            consumers.add(consumer);
+            Thread t = new Thread(() -> run(consumer, topics.fills(), region.name(), report), "fix-fills-" + region.name());
+            t.setDaemon(true);
+            threads.add(t);
+        }
+        threads.forEach(Thread::start);
+    }
+
+    private void run(KafkaConsumer<String, byte[]> consumer, String topic, String region, Predicate<Fill> report) {
+        try {
+            assign(consumer, topic);
+            while (running) {
+                var records = consumer.poll(Duration.ofMillis(500));
+                for (ConsumerRecord<String, byte[]> record : records) {
+                    Fill fill;
+                    try {
+                        fill = WireFormat.decodeFill(record.value());
+                    } catch (WireFormat.InvalidMessageException e) {
+                        log.warn("undecodable fill at {}-{}@{} skipped: {}", record.topic(), record.partition(),
+                                record.offset(), e.getMessage());
+                        continue;
+                    }
+                    report.test(fill);
+                }
+                if (!records.isEmpty()) {
+                    consumer.commitSync();
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (WakeupException e) {
+            if (running) {
+                log.warn("FIX fills consumer of {} woken while running", region);
+            }
+        } catch (RuntimeException e) {
+            log.error("FIX fills consumer of {} stopped", region, e);
+        } finally {
+            consumer.close(Duration.ofSeconds(5));
+        }
+    }
+
+    /**
+     * Takes every partition of the topic (no group membership, so no wait for a rebalance) and
+     * starts where this broker's commits left off; a partition without a commit starts
+     * {@link #FIRST_START_LOOKBACK} back, which covers the fills of the first customer's first orders.
+     */
+    private void assign(KafkaConsumer<String, byte[]> consumer, String topic) throws InterruptedException {
+        List<TopicPartition> partitions = List.of();
+        while (running && partitions.isEmpty()) {
+            partitions = consumer.partitionsFor(topic, Duration.ofSeconds(10)).stream()
+                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+            if (partitions.isEmpty()) {
+                Thread.sleep(1_000);
+            }
+        }
+        consumer.assign(partitions);
+        Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(Set.copyOf(partitions));
+        Map<TopicPartition, Long> since = new HashMap<>();
+        for (TopicPartition p : partitions) {
+            OffsetAndMetadata c = committed.get(p);
+            if (c != null) {
+                consumer.seek(p, c.offset());
+            } else {
+                since.put(p, System.currentTimeMillis() - FIRST_START_LOOKBACK.toMillis());
+            }
+        }
+        if (!since.isEmpty()) {
+            Map<TopicPartition, OffsetAndTimestamp> found = consumer.offsetsForTimes(since);
+            Map<TopicPartition, Long> ends = consumer.endOffsets(since.keySet());
+            for (TopicPartition p : since.keySet()) {
+                OffsetAndTimestamp at = found.get(p);
+                consumer.seek(p, at != null ? at.offset() : ends.get(p));
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        consumers.forEach(KafkaConsumer::wakeup);
+        for (Thread t : threads) {
+            try {
+                t.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+}
