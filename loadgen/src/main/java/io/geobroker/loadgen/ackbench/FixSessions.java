@@ -5,6 +5,7 @@ import quickfix.Application;
 import quickfix.ConfigError;
 import quickfix.DefaultMessageFactory;
 import quickfix.FieldNotFound;
+import quickfix.Log;
 import quickfix.MemoryStoreFactory;
 import quickfix.Message;
 import quickfix.SessionID;
@@ -36,6 +37,32 @@ final class FixSessions implements Application, AutoCloseable {
     static final String TARGET_COMP_ID = "GEOBROKER";
     static final int HEARTBEAT_SECONDS = 30;
 
+    /**
+     * The sessions' log: none. Without a log factory QuickFIX/J prints every message on the console,
+     * which would cost the load generator CPU per order that the system under test shares.
+     */
+    private static final Log SILENT = new Log() {
+        @Override
+        public void clear() {
+        }
+
+        @Override
+        public void onIncoming(String message) {
+        }
+
+        @Override
+        public void onOutgoing(String message) {
+        }
+
+        @Override
+        public void onEvent(String text) {
+        }
+
+        @Override
+        public void onErrorEvent(String text) {
+        }
+    };
+
     private final Map<SessionID, FixOrderEntry> clients = new LinkedHashMap<>();
     private final LongAdder fills = new LongAdder();
     private final SocketInitiator initiator;
@@ -49,7 +76,8 @@ final class FixSessions implements Application, AutoCloseable {
             clients.put(id, new FixOrderEntry(id, c.token(), ackTimeout));
             settings(settings, id, host, port);
         }
-        initiator = new SocketInitiator(this, new MemoryStoreFactory(), settings, new DefaultMessageFactory());
+        initiator = new SocketInitiator(this, new MemoryStoreFactory(), settings, sessionId -> SILENT,
+                new DefaultMessageFactory());
     }
 
     /** A session's settings: where to connect, fresh sequence numbers at each logon, lenient about the broker's messages. */
