@@ -92,6 +92,51 @@ final class CustomerSetup {
         return customers;
     }
 
+    /**
+     * Creates {@code count} customers at one region's broker, each funded with {@code cash} minor units
+     * of {@code currency} there (the ack benchmark's: one customer per client), within {@code timeout}.
+     * Ids are {@code <runId>-<region>-<i>}.
+     */
+    List<Driver.Customer> createIn(Target.RegionTarget region, int count, String currency, long cash, Duration timeout)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        BrokerClient broker = brokers.get(region.name());
+        ExecutorService pool = Executors.newFixedThreadPool(Math.min(32, Math.max(1, count)), Threads.daemon("loadgen-setup"));
+        try {
+            List<Future<Driver.Customer>> calls = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                String id = runId + "-" + region.name() + "-" + i;
+                calls.add(pool.submit(() -> {
+                    BrokerClient.Answer answer = retrying(deadline, "create customer " + id + " in " + region.name(),
+                            () -> broker.createCustomer(target.adminToken(), id, "loadgen " + id));
+                    String token = answer.body() == null ? "" : answer.body().path("token").asText("");
+                    if (token.isEmpty()) {
+                        throw new IllegalStateException("creating customer " + id + " returned no token");
+                    }
+                    retrying(deadline, "deposit " + currency + " for " + id, () -> broker.deposit(token, currency, cash));
+                    return new Driver.Customer(id, token, region);
+                }));
+            }
+            List<Driver.Customer> customers = new ArrayList<>();
+            for (Future<Driver.Customer> call : calls) {
+                long left = Math.max(1, deadline - System.nanoTime());
+                try {
+                    customers.add(call.get(left, TimeUnit.NANOSECONDS));
+                } catch (ExecutionException e) {
+                    throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
+                } catch (TimeoutException e) {
+                    throw new IllegalStateException("creating and funding " + count + " customers took longer than "
+                            + timeout.toSeconds() + " s");
+                }
+                progress.update(customers.size(), count, "setting up " + count + " customers in " + region.name());
+            }
+            progress.finish();
+            return customers;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     private interface Call {
         BrokerClient.Answer call() throws IOException, InterruptedException;
     }

@@ -127,6 +127,15 @@ public final class Driver implements AutoCloseable {
     }
 
     /**
+     * Creates {@code count} customers at one region's broker, each with {@code cash} minor units of
+     * {@code currency} there, within {@code timeout}.
+     */
+    public List<Customer> createCustomersIn(Target.RegionTarget region, int count, String currency, long cash,
+                                            Duration timeout) throws InterruptedException {
+        return new CustomerSetup(target, brokers, runId, progress).createIn(region, count, currency, cash, timeout);
+    }
+
+    /**
      * One run: the workload's warm-up then its measured phase, then up to 5 s for answers and fills
      * still under way. Returns the run's metrics (measured phase only).
      */

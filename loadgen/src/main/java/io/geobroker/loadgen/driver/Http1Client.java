@@ -39,11 +39,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the connection (the next request opens a new one) and fails that request only; nothing is retried.
  * The timeout bounds each read from the socket (a silent server fails the request with
  * {@link HttpTimeoutException}, as the JDK client does).
+ *
+ * <p>{@link #post} does the same on the caller's own thread and connection, for callers that are
+ * themselves one thread per client (the ack benchmark's closed loop).
  */
-final class Http1Client implements AutoCloseable {
+public final class Http1Client implements AutoCloseable {
 
     /** A status and the body's bytes. */
-    record Response(int status, byte[] body) {
+    public record Response(int status, byte[] body) {
     }
 
     private final String host;
@@ -55,7 +58,7 @@ final class Http1Client implements AutoCloseable {
     private final ThreadLocal<Connection> connections = new ThreadLocal<>();
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
 
-    Http1Client(URI base, Duration connectTimeout, Duration readTimeout, String threadName) {
+    public Http1Client(URI base, Duration connectTimeout, Duration readTimeout, String threadName) {
         if (!"http".equalsIgnoreCase(base.getScheme())) {
             throw new IllegalArgumentException("plain http only, not " + base);
         }
@@ -74,9 +77,7 @@ final class Http1Client implements AutoCloseable {
 
     /** {@code POST path} with a JSON body and a bearer token, answered on a worker thread. */
     CompletableFuture<Response> postJson(String path, String bearerToken, byte[] body) {
-        byte[] head = ("POST " + path + " HTTP/1.1\r\nHost: " + hostHeader
-                + "\r\nContent-Type: application/json\r\nAccept: application/json\r\nAuthorization: Bearer "
-                + bearerToken + "\r\nContent-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
+        byte[] head = head(path, bearerToken, body.length);
         CompletableFuture<Response> result = new CompletableFuture<>();
         try {
             workers.execute(() -> {
@@ -93,6 +94,20 @@ final class Http1Client implements AutoCloseable {
             result.completeExceptionally(e);
         }
         return result;
+    }
+
+    /**
+     * {@code POST path} with a JSON body and a bearer token, sent and answered on the calling thread
+     * over that thread's own kept-alive connection (opened on its first call).
+     */
+    public Response post(String path, String bearerToken, byte[] body) throws IOException {
+        return exchange(head(path, bearerToken, body.length), body);
+    }
+
+    private byte[] head(String path, String bearerToken, int length) {
+        return ("POST " + path + " HTTP/1.1\r\nHost: " + hostHeader
+                + "\r\nContent-Type: application/json\r\nAccept: application/json\r\nAuthorization: Bearer "
+                + bearerToken + "\r\nContent-Length: " + length + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
     }
 
     private Response exchange(byte[] head, byte[] body) throws IOException {
@@ -250,6 +265,7 @@ final class Http1Client implements AutoCloseable {
         return s.length() <= 80 ? s : s.substring(0, 80) + "...";
     }
 
+    /** Closes every connection, the callers' own ones too; requests under way fail. */
     @Override
     public void close() {
         workers.shutdownNow();

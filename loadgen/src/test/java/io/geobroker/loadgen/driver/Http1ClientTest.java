@@ -110,6 +110,28 @@ class Http1ClientTest {
     }
 
     @Test
+    void post_answers_on_the_calling_thread_over_its_own_connection() throws Exception {
+        String[] handledOn = new String[2];
+        server.createContext("/port", ex -> {
+            ex.getRequestBody().readAllBytes();
+            send(ex, 201, Integer.toString(ex.getRemoteAddress().getPort()), false);
+        });
+        Thread other = new Thread(() -> {
+            try {
+                handledOn[1] = text(client.post("/port", "t", new byte[0]));
+            } catch (IOException e) {
+                handledOn[1] = e.toString();
+            }
+        });
+        handledOn[0] = text(client.post("/port", "t", new byte[0]));
+        assertThat(text(client.post("/port", "t", new byte[0]))).as("the same thread keeps its connection").isEqualTo(handledOn[0]);
+        other.start();
+        other.join(30_000);
+        assertThat(handledOn[1]).as("another thread has a connection of its own").matches("[0-9]+").isNotEqualTo(handledOn[0]);
+        assertThat(client.post("/echo", "tok-2", "202".getBytes(StandardCharsets.UTF_8)).status()).isEqualTo(202);
+    }
+
+    @Test
     void error_statuses_are_answers_not_failures() throws Exception {
         Http1Client.Response r = client.postJson("/echo", "t", "503".getBytes(StandardCharsets.UTF_8)).get(30, TimeUnit.SECONDS);
 
