@@ -53,6 +53,10 @@ public final class DemoCommand implements Callable<Integer> {
             + "write --broker-jvm-option=-XX:... ). Default: none.")
     List<String> brokerJvmOptions = new ArrayList<>();
 
+    @Option(names = "--stack-jvm-option", description = "An extra JVM option for each Cassandra node and Kafka broker "
+            + "of the local stack, after --jit's (repeatable; write --stack-jvm-option=-XX:... ). Default: none.")
+    List<String> stackJvmOptions = new ArrayList<>();
+
     @Option(names = "--ticker-heap-mb", defaultValue = "256", description = "Heap of the ticker service JVM. Default: ${DEFAULT-VALUE}.")
     int tickerHeapMb;
 
@@ -116,7 +120,8 @@ public final class DemoCommand implements Callable<Integer> {
                         tickerLingerMs))
                 : Optional.empty();
         Demo.Settings settings = new Demo.Settings(root, workDir != null ? workDir : root.resolve(".demo"), addressPrefix,
-                wanMode, nodesPerDc, cassandraHeapMb, jitOptions, brokerHeapMb, brokerOptions, remoteDc, startTimeout, ticker);
+                wanMode, nodesPerDc, cassandraHeapMb, concat(jitOptions, stackJvmOptions), brokerHeapMb, brokerOptions,
+                remoteDc, startTimeout, ticker);
         try (Demo demo = new Demo(settings)) {
             Topology topology = demo.start();
             Driver.Tickers tickers = tickerService

@@ -151,6 +151,11 @@ public record BrokerProperties(
                disk), so that a restart resends what a client missed. Must survive restarts: a
                persistent volume in Kubernetes, the instance's disk in the Terraform deployment. */
             @DefaultValue("fix-store") String storeDirectory,
+            /* Whether every stored message and sequence number is forced to disk (fsync) before the
+               next step. Off, the store survives the broker's process dying at any point (the
+               operating system holds what was written), not the machine failing: the same promise
+               as Cassandra's periodic commit log. On costs a disk flush per message. */
+            @DefaultValue("false") boolean storeSync,
             /* How many of a session's last sent messages are read at start to recognise fills that
                were already reported (the fills consumer may read the last poll again after a crash). */
             @DefaultValue("100000") int rememberedReports,

@@ -110,7 +110,7 @@ public class FixAcceptor implements SmartLifecycle {
         // Every session's settings: the default section (dynamic sessions are created with these).
         s.setString("NonStopSession", "Y");
         s.setString("FileStorePath", store.toString());
-        s.setString("FileStoreSync", "Y");
+        s.setString("FileStoreSync", config.storeSync() ? "Y" : "N");
         s.setString("PersistMessages", "Y");
         s.setString("UseDataDictionary", "Y");
         s.setString("DataDictionary", "FIX44.xml");
