@@ -138,7 +138,7 @@ final class FixApplication implements quickfix.Application {
             PlaceOrderRequest request = new PlaceOrderRequest(clOrdId, symbol, side(side), orderType(m),
                     quantity, price(m, Price.FIELD, digits), price(m, StopPx.FIELD, digits), timeInForce(m),
                     allOrNone(m));
-            sessions.placing(customerId, orderId);
+            sessions.placing(orderId);
             try {
                 OrderService.Placed placed = orders.place(customerId, request);
                 return switch (placed.status()) {
@@ -146,7 +146,7 @@ final class FixApplication implements quickfix.Application {
                     default -> FixReports.accepted(placed.order(), digits);
                 };
             } finally {
-                sessions.placed(customerId, orderId);
+                sessions.placed(orderId);
             }
         } catch (IllegalArgumentException e) {
             return FixReports.rejected(clOrdId, orderId.toString(), symbol, side, quantity, OrdRejReason.OTHER,

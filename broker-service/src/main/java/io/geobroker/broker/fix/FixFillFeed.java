@@ -69,24 +69,27 @@ final class FixFillFeed implements AutoCloseable {
         threads.forEach(Thread::start);
     }
 
+    /**
+     * Polls until closed. A failure (the region's Kafka unreachable or restarting, a commit that
+     * timed out) is logged and the loop goes on a second later: nothing is skipped, because the
+     * position moves only past fills that were handed over, and the commit after the next poll
+     * covers them.
+     */
     private void run(KafkaConsumer<String, byte[]> consumer, String topic, String region, Predicate<Fill> report) {
+        boolean assigned = false;
         try {
-            assign(consumer, topic);
             while (running) {
-                var records = consumer.poll(Duration.ofMillis(500));
-                for (ConsumerRecord<String, byte[]> record : records) {
-                    Fill fill;
-                    try {
-                        fill = WireFormat.decodeFill(record.value());
-                    } catch (WireFormat.InvalidMessageException e) {
-                        log.warn("undecodable fill at {}-{}@{} skipped: {}", record.topic(), record.partition(),
-                                record.offset(), e.getMessage());
-                        continue;
+                try {
+                    if (!assigned) {
+                        assign(consumer, topic);
+                        assigned = true;
                     }
-                    report.test(fill);
-                }
-                if (!records.isEmpty()) {
-                    consumer.commitSync();
+                    pollOnce(consumer, report);
+                } catch (WakeupException e) {
+                    throw e;
+                } catch (RuntimeException e) {
+                    log.warn("FIX fills consumer of {}: {}; trying again in 1 s", region, e.toString());
+                    Thread.sleep(1_000);
                 }
             }
         } catch (InterruptedException e) {
@@ -95,10 +98,26 @@ final class FixFillFeed implements AutoCloseable {
             if (running) {
                 log.warn("FIX fills consumer of {} woken while running", region);
             }
-        } catch (RuntimeException e) {
-            log.error("FIX fills consumer of {} stopped", region, e);
         } finally {
             consumer.close(Duration.ofSeconds(5));
+        }
+    }
+
+    private static void pollOnce(KafkaConsumer<String, byte[]> consumer, Predicate<Fill> report) {
+        var records = consumer.poll(Duration.ofMillis(500));
+        for (ConsumerRecord<String, byte[]> record : records) {
+            Fill fill;
+            try {
+                fill = WireFormat.decodeFill(record.value());
+            } catch (WireFormat.InvalidMessageException e) {
+                log.warn("undecodable fill at {}-{}@{} skipped: {}", record.topic(), record.partition(),
+                        record.offset(), e.getMessage());
+                continue;
+            }
+            report.test(fill);
+        }
+        if (!records.isEmpty()) {
+            consumer.commitSync();
         }
     }
 

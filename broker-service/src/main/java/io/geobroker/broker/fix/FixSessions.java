@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -55,7 +56,7 @@ final class FixSessions {
     private final Function<SessionID, Session> sessionFactory;
     private final Set<String> customers = ConcurrentHashMap.newKeySet();
     private final Map<String, Reported> reported = new ConcurrentHashMap<>();
-    private final Map<java.util.UUID, CountDownLatch> placing = new ConcurrentHashMap<>();
+    private final Map<UUID, CountDownLatch> placing = new ConcurrentHashMap<>();
     private Runnable onFirstCustomer;
 
     /** The ExecIDs a session was sent, oldest first, bounded. */
@@ -135,11 +136,11 @@ final class FixSessions {
     }
 
     /** A placement of the order is under way on the customer's session: its fills wait for its answer. */
-    void placing(String customerId, java.util.UUID orderId) {
+    void placing(UUID orderId) {
         placing.put(orderId, new CountDownLatch(1));
     }
 
-    void placed(String customerId, java.util.UUID orderId) {
+    void placed(UUID orderId) {
         CountDownLatch latch = placing.remove(orderId);
         if (latch != null) {
             latch.countDown();
@@ -154,7 +155,7 @@ final class FixSessions {
         if (!customers.contains(fill.customerId())) {
             return false;
         }
-        CountDownLatch answer = placing.get(java.util.UUID.fromString(fill.orderId()));
+        CountDownLatch answer = placing.get(UUID.fromString(fill.orderId()));
         if (answer != null) {
             try {
                 answer.await(ACK_WAIT_MILLIS, TimeUnit.MILLISECONDS);
