@@ -178,6 +178,19 @@ class FixIT {
         return sequence;
     }
 
+    /** Whether a message the broker stored for the customer's session carries {@code text}. */
+    private static boolean storedMessagesContain(Path store, String customerId, String text) throws IOException {
+        try (var files = Files.list(store)) {
+            for (Path f : files.filter(p -> p.getFileName().toString().contains(customerId)
+                    && p.getFileName().toString().endsWith(".body")).toList()) {
+                if (Files.readString(f, java.nio.charset.StandardCharsets.ISO_8859_1).contains(text)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     private static BigDecimal decimal(Message m, int field) throws FieldNotFound {
         return new BigDecimal(m.getString(field));
     }
@@ -393,7 +406,9 @@ class FixIT {
             long sequence = tickAndWait(gina, "GOOGL", 17_000, 50);
             String orderId = OrderIds.orderId(id(gina), "D1").toString();
             await().atMost(ANSWER).until(() -> api.order(gina, orderId).text("status").equals("FILLED"));
-            Thread.sleep(1_000);
+            String fillId = OrderIds.fillId(UUID.fromString(orderId), sequence).toString();
+            await("the trade report stored for the logged-out session").atMost(ANSWER)
+                    .until(() -> storedMessagesContain(store.resolve("nvirginia"), id(gina), fillId));
 
             fix.logon();
             assertThat(fix.awaitLogon(ANSWER)).isTrue();

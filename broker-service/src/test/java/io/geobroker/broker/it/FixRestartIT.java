@@ -92,6 +92,7 @@ class FixRestartIT {
         String token = broker.api.customer("fixr" + UUID.randomUUID().toString().substring(0, 8), 100_000_000);
         String customerId = token.substring(0, token.lastIndexOf('.'));
         List<Message> trades = new ArrayList<>();
+        int beforeKill;
         try (FixClient fix = new FixClient(address, PORT, customerId, "GEOBROKER", token)) {
             assertThat(fix.awaitLogon(Duration.ofSeconds(30))).isTrue();
             fix.keepSequenceNumbers();
@@ -108,8 +109,12 @@ class FixRestartIT {
             for (int i = 0; i < ORDERS / 2; i++) {
                 exchange.tick("META", 10_000, 1);
             }
-            Thread.sleep(300);
+            await("a first trade reported before the kill").atMost(Duration.ofSeconds(30)).until(() -> {
+                trades.addAll(fix.drain(Duration.ofMillis(50)).stream().filter(FixRestartIT::isTrade).toList());
+                return !trades.isEmpty();
+            });
             broker.kill();
+            beforeKill = distinctExecIds(trades).size();
             for (int i = ORDERS / 2; i < ORDERS; i++) {
                 exchange.tick("META", 10_000, 1);
             }
@@ -131,6 +136,7 @@ class FixRestartIT {
         List<String> reported = trades.stream().map(FixRestartIT::execId).toList();
         System.out.printf("FIX across SIGKILL: %d trade reports, %d distinct ExecIDs, %d distinct fills on Kafka%n",
                 reported.size(), Set.copyOf(reported).size(), published.size());
+        assertThat(beforeKill).as("the kill came mid-stream").isBetween(1, ORDERS - 1);
         assertThat(published).as("every order filled once").hasSize(ORDERS);
         assertThat(reported).as("no ExecID reported twice").doesNotHaveDuplicates();
         assertThat(Set.copyOf(reported)).as("every fill reported").isEqualTo(published);
