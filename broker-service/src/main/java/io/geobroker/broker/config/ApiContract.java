@@ -92,7 +92,7 @@ public class ApiContract implements OpenApiCustomizer {
             }
             if (path.equals(BodyLimitFilter.BATCH_PATH)) {
                 operation.getRequestBody().setContent(new Content().addMediaType(TEXT, new MediaType().schema(
-                        new StringSchema().maxLength(1_048_576).description("Workload lines '[N] COMMAND,field,...', "
+                        new StringSchema().minLength(1).maxLength(1_048_576).description("Workload lines '[N] COMMAND,field,...', "
                                 + "one per line")
                                 .example("[1] ADD,alice,1000.00\n[2] BUY,alice,ABC,250.00\n[3] COMMIT_BUY,alice"))));
             }
