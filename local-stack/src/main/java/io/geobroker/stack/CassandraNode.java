@@ -130,7 +130,7 @@ record CassandraNode(String name, String region, String dataCenter, String addre
                   selected_format: bti
                 storage_compatibility_mode: NONE
                 auto_snapshot: false
-                batch_size_warn_threshold: 512KiB
+                batch_size_warn_threshold: 4096KiB
                 batch_size_fail_threshold: 4096KiB
                 """.formatted(String.join(",", seeds), address, address, StackConfig.STORAGE_PORT,
                 StackConfig.CQL_PORT, seed ? "true" : "false", d, d, d, d, d);

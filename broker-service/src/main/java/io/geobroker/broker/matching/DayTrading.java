@@ -4,6 +4,7 @@ import io.geobroker.broker.daytrading.DayTradingCommand;
 import io.geobroker.broker.daytrading.DayTradingResult;
 import io.geobroker.broker.daytrading.DayTradingSymbols;
 import io.geobroker.broker.daytrading.Dollars;
+import io.geobroker.broker.daytrading.LogEvent;
 import io.geobroker.broker.daytrading.DtCommand;
 import io.geobroker.broker.order.NewOrder;
 import io.geobroker.broker.order.OrderIds;
@@ -539,16 +540,17 @@ final class DayTrading {
                        String filename, Long funds, Long price, Long quoteServerTime, String cryptokey, String action,
                        String message) {
         String customer = user == null ? "" : user;
-        Instant at = now();
-        long hour = at.getEpochSecond() / 3_600;
+        long at = clock.millis();
+        long hour = at / 3_600_000;
         if (indexed.add(customer + '\u0000' + hour)) {
             group.transactions.add(store.hour(customer, hour));
             group.transactions.add(store.userHour(customer, hour));
             group.transactions.add(store.day(Math.floorDiv(hour, 24)));
         }
-        group.transactions.add(store.event(new DayTradingStore.Event(customer, hour, transactionNum, nextSeq(), kind, at,
-                command == null ? null : command.name(), stockSymbol, filename, funds, price, quoteServerTime, cryptokey,
-                action, message)));
+        DayTradingStore.Chunk chunk = (DayTradingStore.Chunk) group.latest.computeIfAbsent(
+                "log\u0000" + customer + '\u0000' + hour, k -> store.new Chunk(customer, hour, nextSeq()));
+        chunk.events.add(new LogEvent(kind, at, transactionNum, command == null ? null : command.name(), stockSymbol,
+                filename, funds, price, quoteServerTime, cryptokey, action, message));
     }
 
     /** The region's log sequence: increasing and unique across restarts (at least the time in microseconds). */

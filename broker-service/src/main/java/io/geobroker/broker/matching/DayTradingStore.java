@@ -11,8 +11,12 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import com.fasterxml.jackson.annotation.PropertyAccessor;
 
+import io.geobroker.broker.daytrading.LogEvent;
+
 import java.io.UncheckedIOException;
-import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The engine's day-trading reads and writes: users' stored state (read when first needed) and the
@@ -20,10 +24,27 @@ import java.time.Instant;
  */
 final class DayTradingStore {
 
-    /** One audit-log event as stored; null fields are left unset (no tombstones). */
-    record Event(String customerId, long hour, long transactionNum, long seq, String kind, Instant loggedAt,
-                 String command, String stockSymbol, String filename, Long funds, Long price, Long quoteServerTime,
-                 String cryptokey, String action, String message) {
+    /** The user's log events of one group in one hour, written as one row when the group commits. */
+    final class Chunk implements Supplier<BoundStatement> {
+        final String customerId;
+        final long hour;
+        final long firstSeq;
+        final List<LogEvent> events = new ArrayList<>();
+
+        Chunk(String customerId, long hour, long firstSeq) {
+            this.customerId = customerId;
+            this.hour = hour;
+            this.firstSeq = firstSeq;
+        }
+
+        @Override
+        public BoundStatement get() {
+            try {
+                return insertChunk.bind(region, customerId, hour, firstSeq, JSON.writeValueAsString(events));
+            } catch (JsonProcessingException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
     }
 
     private static final ObjectMapper JSON = JsonMapper.builder()
@@ -35,7 +56,7 @@ final class DayTradingStore {
     private final String region;
     private final PreparedStatement selectUser;
     private final PreparedStatement insertUser;
-    private final PreparedStatement insertEvent;
+    private final PreparedStatement insertChunk;
     private final PreparedStatement insertHour;
     private final PreparedStatement insertUserHour;
     private final PreparedStatement insertDay;
@@ -45,9 +66,8 @@ final class DayTradingStore {
         this.region = region;
         selectUser = session.prepare("SELECT state FROM day_trading_users WHERE region = ? AND customer_id = ?");
         insertUser = session.prepare("INSERT INTO day_trading_users (region, customer_id, state) VALUES (?, ?, ?)");
-        insertEvent = session.prepare("INSERT INTO day_trading_log (region, customer_id, hour, transaction_num, event_seq, "
-                + "kind, logged_at, command, stock_symbol, filename, funds, price, quote_server_time, cryptokey, action, "
-                + "message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        insertChunk = session.prepare("INSERT INTO day_trading_log (region, customer_id, hour, first_seq, events) "
+                + "VALUES (?, ?, ?, ?, ?)");
         insertHour = session.prepare("INSERT INTO day_trading_log_hours (region, customer_id, hour) VALUES (?, ?, ?)");
         insertUserHour = session.prepare("INSERT INTO day_trading_log_users (region, day, hour, customer_id) VALUES (?, ?, ?, ?)");
         insertDay = session.prepare("INSERT INTO day_trading_log_days (region, day) VALUES (?, ?)");
@@ -72,12 +92,6 @@ final class DayTradingStore {
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    BoundStatement event(Event e) {
-        return EngineStore.withoutNulls(insertEvent.bind(region, e.customerId(), e.hour(), e.transactionNum(), e.seq(),
-                e.kind(), e.loggedAt(), e.command(), e.stockSymbol(), e.filename(), e.funds(), e.price(),
-                e.quoteServerTime(), e.cryptokey(), e.action(), e.message()));
     }
 
     /** The index rows that let a dump find the user's partition of {@code hour}. */
