@@ -1,6 +1,6 @@
 package io.geobroker.loadgen.daytrading;
 
-import io.geobroker.loadgen.driver.Driver;
+import io.geobroker.loadgen.driver.BrokerClient;
 import io.geobroker.loadgen.driver.ProcessCpu;
 import io.geobroker.loadgen.driver.ProgressBar;
 import io.geobroker.loadgen.driver.Target;
@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ForkJoinPool;
 import java.util.stream.Collectors;
 
 /**
@@ -82,10 +83,8 @@ public final class Replayer {
         String startedAt = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
         long totalLines = WorkloadFile.countLines(s.file());
         ProgressBar progress = new ProgressBar(System.err, s.progress());
-        try (Driver driver = new Driver(target, progress, s.userPrefix(), Driver.Tickers.fromDeployment())) {
-            System.err.println("Checking the deployment: " + target);
-            driver.awaitReady(s.readyTimeout());
-        }
+        System.err.println("Checking the deployment: " + target);
+        awaitUp();
         List<ProcessCpu.Group> measured = new ArrayList<>(processes);
         measured.add(ProcessCpu.loadGenerator());
         ReplayStats replay = new ReplayStats();
@@ -172,6 +171,31 @@ public final class Replayer {
         WorkloadReport.Written files = report.write(s.out());
         System.out.println("Report: " + files.html().toAbsolutePath() + " (also " + files.json().getFileName() + ")");
         return report;
+    }
+
+    /** Waits until the region's broker answers UP, or fails once the ready timeout has passed. */
+    private void awaitUp() throws InterruptedException {
+        long deadline = System.nanoTime() + s.readyTimeout().toNanos();
+        try (BrokerClient broker = new BrokerClient(region.name(), region.brokerUrl(), Duration.ofSeconds(3),
+                Duration.ofSeconds(10), ForkJoinPool.commonPool())) {
+            String last;
+            while (true) {
+                try {
+                    BrokerClient.Answer health = broker.health();
+                    if (health.ok() && health.body() != null && "UP".equals(health.body().path("status").asText())) {
+                        return;
+                    }
+                    last = health.describe();
+                } catch (IOException e) {
+                    last = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+                }
+                if (System.nanoTime() - deadline > 0) {
+                    throw new IllegalStateException("broker of region " + region.name() + " at " + region.brokerUrl()
+                            + " is not ready after " + s.readyTimeout().toSeconds() + " s (" + last + ")");
+                }
+                Thread.sleep(500);
+            }
+        }
     }
 
     /** Adds the invariants' checks against the last admin log to {@code checks}; returns what the report says of them. */

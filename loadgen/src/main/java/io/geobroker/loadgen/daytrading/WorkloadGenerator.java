@@ -6,13 +6,14 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.SplittableRandom;
 
@@ -23,10 +24,12 @@ import java.util.SplittableRandom;
  *   <li>user ids of 10 letters and digits; symbols of 1-3 upper-case letters from a pool of
  *       {@value #SYMBOLS};</li>
  *   <li>each line's command drawn from {@link #MIX}; a user's first command is an ADD;</li>
- *   <li>COMMIT_BUY / CANCEL_BUY usually (4 times in 5) go to the user of the latest BUY not yet
- *       followed up, so they follow it within a few lines, as in the real files; the same for SELL,
- *       and for SET_BUY_TRIGGER / CANCEL_SET_BUY after a SET_BUY_AMOUNT of the same user and
- *       symbol (SET_SELL_* alike);</li>
+ *   <li>4 in 5 of the COMMIT_BUYs and CANCEL_BUYs follow a BUY of the same user 1 to
+ *       {@value #FOLLOW_WITHIN} lines later, as in the real files; the other fifth are drawn like any
+ *       command (mostly with nothing pending). The same for SELL, and for SET_BUY_TRIGGER /
+ *       CANCEL_SET_BUY after a SET_BUY_AMOUNT of the same user and symbol (SET_SELL_* alike). The
+ *       drawn commands' weights are lowered by what the follow-ups bring, so the mix stays
+ *       {@link #MIX};</li>
  *   <li>amounts in the real file's ranges (ADD 12,728.13-131,417.80; BUY, SELL and the SET_*_AMOUNTs
  *       0.06-750.00; trigger prices 0.02-737.01), uniform in cents;</li>
  *   <li>exactly one admin {@code DUMPLOG,./testLOG}, last, with no newline after it.</li>
@@ -38,9 +41,16 @@ public final class WorkloadGenerator {
     public static final Map<String, Integer> MIX = mix();
 
     static final int SYMBOLS = 30;
+    /** Share of the follow-up commands (COMMIT_*, CANCEL_*, SET_*_TRIGGER) that follow their BUY, SELL or SET_*_AMOUNT. */
     private static final double FOLLOW = 0.8;
-    private static final int RECENT = 16;
+    static final int FOLLOW_WITHIN = 6;
     private static final String ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    /** The commands that follow each source command, and the source of each follow-up. */
+    private static final Map<String, List<String>> FOLLOW_UPS = Map.of(
+            "BUY", List.of("COMMIT_BUY", "CANCEL_BUY"),
+            "SELL", List.of("COMMIT_SELL", "CANCEL_SELL"),
+            "SET_BUY_AMOUNT", List.of("SET_BUY_TRIGGER", "CANCEL_SET_BUY"),
+            "SET_SELL_AMOUNT", List.of("SET_SELL_TRIGGER", "CANCEL_SET_SELL"));
 
     private static Map<String, Integer> mix() {
         Map<String, Integer> m = new LinkedHashMap<>();
@@ -74,13 +84,19 @@ public final class WorkloadGenerator {
     private record Step(int user, int symbol) {
     }
 
+    /** A follow-up command due at line {@code due} (or the first free line after it). */
+    private record FollowUp(long due, long order, String command, Step step) {
+    }
+
     private final SplittableRandom random;
     private final List<String> users;
     private final List<String> symbols;
     private final boolean[] started;
     private final String[] commands;
-    private final long[] cumulative;
-    private final Map<String, ArrayDeque<Step>> recent = new LinkedHashMap<>();
+    private final double[] cumulative;
+    private final PriorityQueue<FollowUp> due = new PriorityQueue<>(
+            Comparator.comparingLong(FollowUp::due).thenComparingLong(FollowUp::order));
+    private long order;
 
     private WorkloadGenerator(Settings s) {
         this.random = new SplittableRandom(s.seed());
@@ -91,14 +107,13 @@ public final class WorkloadGenerator {
         });
         this.started = new boolean[s.users()];
         this.commands = MIX.keySet().toArray(String[]::new);
-        this.cumulative = new long[commands.length];
-        long sum = 0;
+        this.cumulative = new double[commands.length];
+        double sum = 0;
         for (int i = 0; i < commands.length; i++) {
-            sum += MIX.get(commands[i]);
+            String command = commands[i];
+            boolean followUp = FOLLOW_UPS.values().stream().anyMatch(l -> l.contains(command));
+            sum += MIX.get(command) * (followUp ? 1 - FOLLOW : 1);
             cumulative[i] = sum;
-        }
-        for (String source : List.of("BUY", "SELL", "SET_BUY_AMOUNT", "SET_SELL_AMOUNT")) {
-            recent.put(source, new ArrayDeque<>());
         }
     }
 
@@ -122,30 +137,23 @@ public final class WorkloadGenerator {
         for (long n = 1; n < count; n++) {
             line.setLength(0);
             line.append('[').append(n).append("] ");
-            command(line);
+            command(line, n);
             out.append(line).append(" \n");
         }
         out.append("[").append(Long.toString(count)).append("] DUMPLOG,./testLOG");
         out.flush();
     }
 
-    /** Appends one command and its fields. */
-    private void command(StringBuilder line) {
-        String command = draw();
-        String source = switch (command) {
-            case "COMMIT_BUY", "CANCEL_BUY" -> "BUY";
-            case "COMMIT_SELL", "CANCEL_SELL" -> "SELL";
-            case "SET_BUY_TRIGGER", "CANCEL_SET_BUY" -> "SET_BUY_AMOUNT";
-            case "SET_SELL_TRIGGER", "CANCEL_SET_SELL" -> "SET_SELL_AMOUNT";
-            default -> null;
-        };
-        Step step = null;
-        if (source != null && !recent.get(source).isEmpty() && random.nextDouble() < FOLLOW) {
-            ArrayDeque<Step> steps = recent.get(source);
-            // a trigger leaves its amount's entry for a later cancel; commits and cancels use it up
-            step = command.startsWith("SET_") ? steps.peekLast() : steps.pollLast();
-        }
-        if (step == null) {
+    /** Appends line {@code n}'s command and its fields: a follow-up due by now, else a drawn one. */
+    private void command(StringBuilder line, long n) {
+        String command;
+        Step step;
+        if (!due.isEmpty() && due.peek().due() <= n) {
+            FollowUp f = due.poll();
+            command = f.command();
+            step = f.step();
+        } else {
+            command = draw();
             step = new Step(random.nextInt(users.size()), random.nextInt(symbols.size()));
             if (!started[step.user()]) {
                 command = "ADD";
@@ -165,23 +173,38 @@ public final class WorkloadGenerator {
                 // COMMIT_*, CANCEL_BUY, CANCEL_SELL, DISPLAY_SUMMARY: the user only
             }
         }
-        if (recent.containsKey(command)) {
-            ArrayDeque<Step> steps = recent.get(command);
-            if (steps.size() == RECENT) {
-                steps.pollFirst();
-            }
-            steps.addLast(step);
+        List<String> followUps = FOLLOW_UPS.get(command);
+        if (followUps != null) {
+            schedule(n, command, followUps, step);
+        }
+    }
+
+    /**
+     * Schedules the follow-ups of a source command: on average {@code FOLLOW} times the mix's
+     * follow-ups per source command (0.6 for a BUY, 1.7 for a SET_BUY_AMOUNT), each of a type drawn by
+     * the mix's weights, each 1 to {@value #FOLLOW_WITHIN} lines later.
+     */
+    private void schedule(long n, String source, List<String> followUps, Step step) {
+        double weight = followUps.stream().mapToDouble(MIX::get).sum();
+        double expected = FOLLOW * weight / MIX.get(source);
+        long count = (long) expected + (random.nextDouble() < expected - Math.floor(expected) ? 1 : 0);
+        long at = n;
+        for (long i = 0; i < count; i++) {
+            double r = random.nextDouble() * weight;
+            String command = r < MIX.get(followUps.get(0)) ? followUps.get(0) : followUps.get(1);
+            at += 1 + random.nextInt(FOLLOW_WITHIN);
+            due.add(new FollowUp(at, order++, command, step));
         }
     }
 
     private String draw() {
-        long r = random.nextLong(cumulative[cumulative.length - 1]);
+        double r = random.nextDouble() * cumulative[cumulative.length - 1];
         for (int i = 0; i < cumulative.length; i++) {
             if (r < cumulative[i]) {
                 return commands[i];
             }
         }
-        throw new IllegalStateException("unreachable");
+        return commands[commands.length - 1];
     }
 
     /** Dollars with cents, uniform in cents from {@code min} to {@code max}. */
