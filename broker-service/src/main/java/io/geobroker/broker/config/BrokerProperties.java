@@ -136,7 +136,9 @@ public record BrokerProperties(
     /** HTTP request limits. */
     public record Web(
             /* Largest accepted request body; larger ones get 413 before they are parsed. */
-            @DefaultValue("16384") int maxBodyBytes) {
+            @DefaultValue("16384") int maxBodyBytes,
+            /* Largest accepted body of a day-trading batch (up to 1,000 workload lines). */
+            @DefaultValue("1048576") int maxBatchBodyBytes) {
     }
 
     /** The FIX 4.4 order entry (one acceptor per broker, customers as initiators). */

@@ -44,6 +44,15 @@ sealed interface Command {
             implements Command {
     }
 
+    /**
+     * Day-trading commands, applied in order; answered together once their group is durable. A
+     * DUMPLOG's answer points at {@code logPath}.
+     */
+    record DayTrade(java.util.List<io.geobroker.broker.daytrading.DayTradingCommand> commands, String logPath,
+                    CompletableFuture<java.util.List<io.geobroker.broker.daytrading.DayTradingResult>> result)
+            implements Command {
+    }
+
     /** Shares transferred in by an operator (seeding a customer's holdings). */
     record TransferShares(String customerId, String symbol, long quantity, CompletableFuture<Outcomes.Movement> result)
             implements Command {

@@ -1,12 +1,15 @@
 package io.geobroker.broker.matching;
 
 import io.geobroker.broker.config.BrokerProperties;
+import io.geobroker.broker.daytrading.DayTradingCommand;
+import io.geobroker.broker.daytrading.DayTradingResult;
 import io.geobroker.broker.fill.FillPublisher;
 import io.geobroker.broker.order.NewOrder;
 import io.geobroker.broker.order.Order;
 import io.geobroker.broker.order.OrderDao;
 import io.geobroker.broker.routing.OrderInbox;
 import io.geobroker.broker.ticker.DurableOffsets;
+import io.geobroker.domain.Exchange;
 import io.geobroker.domain.Region;
 import io.geobroker.domain.SymbolDirectory;
 import io.geobroker.domain.SymbolInfo;
@@ -23,6 +26,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -76,6 +80,9 @@ public class Engine implements SmartLifecycle {
     private final InFlight inFlight;
     private final GroupCommit groupCommit;
     private final Recovery recovery;
+    private final DayTrading dayTrading;
+    private final String currency;
+    private final int currencyDigits;
 
     private final CountDownLatch ready = new CountDownLatch(1);
     private volatile boolean running;
@@ -101,7 +108,8 @@ public class Engine implements SmartLifecycle {
         this.metrics = new EngineMetrics(meters);
         this.group = new Group(writeClock);
         this.quotes = new QuoteSchedule(config.quotePersistInterval(), System.nanoTime());
-        this.orders = new OrderLifecycle(symbols, Accounts.readFrom(store, retry, metrics.accountRereads), group, store,
+        Accounts accounts = Accounts.readFrom(store, retry, metrics.accountRereads);
+        this.orders = new OrderLifecycle(symbols, accounts, group, store,
                 metrics, quotes, clock, directory, region.name(), config.stopProtectionBps());
         metrics.registerResting(orders::resting);
         this.writer = new BatchWriter(store, new GroupJournal(session, region.name()), writeClock, retry, metrics,
@@ -111,6 +119,11 @@ public class Engine implements SmartLifecycle {
                 new Generations(store, writer, writeClock, symbols, config.deletionsPerGeneration()),
                 writer, publisher, inFlight, metrics, region.name());
         this.recovery = new Recovery(store, writer, symbols, orders, publisher, region.name());
+        Exchange first = directory.exchange(region.exchanges().get(0)).orElseThrow();
+        this.currency = first.currency();
+        this.currencyDigits = first.currencyMinorDigits();
+        this.dayTrading = new DayTrading(symbols, currency, currencyDigits, accounts, orders, group, store, new DayTradingStore(session, region.name()), retry, clock,
+                region.name());
     }
 
     // ---- commands from other threads
@@ -167,6 +180,25 @@ public class Engine implements SmartLifecycle {
         CompletableFuture<Outcomes.Movement> result = new CompletableFuture<>();
         submit(new Command.TransferShares(customerId, symbol, quantity, result));
         return result;
+    }
+
+    /**
+     * Day-trading commands of this region's users, applied in the order given and answered
+     * together once durable; a DUMPLOG's answer points at {@code logPath}.
+     */
+    public CompletableFuture<List<DayTradingResult>> dayTrade(List<DayTradingCommand> commands, String logPath) {
+        CompletableFuture<List<DayTradingResult>> result = new CompletableFuture<>();
+        submit(new Command.DayTrade(commands, logPath, result));
+        return result;
+    }
+
+    /** The currency day-trading amounts are in: the region's (its first exchange's). */
+    public String dayTradingCurrency() {
+        return currency;
+    }
+
+    public int dayTradingCurrencyDigits() {
+        return currencyDigits;
     }
 
     /** Queues a ticker from the consumer; blocks while the engine is full (back-pressure on Kafka). */
@@ -316,6 +348,8 @@ public class Engine implements SmartLifecycle {
                 p.result().completeExceptionally(new EngineBusyException());
             } else if (c instanceof Command.TransferShares p) {
                 p.result().completeExceptionally(new EngineBusyException());
+            } else if (c instanceof Command.DayTrade p) {
+                p.result().completeExceptionally(new EngineBusyException());
             }
         }
     }
@@ -338,6 +372,8 @@ public class Engine implements SmartLifecycle {
             orders.onMoveCash(m);
         } else if (command instanceof Command.TransferShares t) {
             orders.onTransferShares(t);
+        } else if (command instanceof Command.DayTrade d) {
+            dayTrading.apply(d);
         }
     }
 

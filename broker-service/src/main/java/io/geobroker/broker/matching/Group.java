@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 /**
  * What the group being built changed, coalesced per row so every row is written once with its
@@ -33,6 +34,8 @@ final class Group {
     final List<Command.TickerReceived> offsets = new ArrayList<>();
     final List<Command.Skipped> skipped = new ArrayList<>();
     final List<OrderInbox.Entry> inbox = new ArrayList<>();
+    /** Rows written once per group with their final values, built when it commits (day-trading users' state). */
+    final Map<Object, Supplier<BoundStatement>> latest = new LinkedHashMap<>();
 
     Group(WriteClock writeClock) {
         this.writeClock = writeClock;
@@ -59,7 +62,7 @@ final class Group {
 
     int statementEstimate() {
         return orders.size() * 3 + cash.size() + holdings.size() + transactions.size() + fills.size()
-                + symbols.size() + inbox.size();
+                + symbols.size() + inbox.size() + latest.size();
     }
 
     boolean isEmpty() {
@@ -80,5 +83,6 @@ final class Group {
         offsets.clear();
         skipped.clear();
         inbox.clear();
+        latest.clear();
     }
 }

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -62,6 +63,9 @@ final class GroupCommit {
             statements.add(store.holding(h));
         }
         statements.addAll(group.transactions);
+        for (Supplier<BoundStatement> row : group.latest.values()) {
+            statements.add(row.get());
+        }
         for (OrderInbox.Entry e : group.inbox) {
             statements.add(store.processed(e));
         }

@@ -55,6 +55,15 @@ final class OrderLifecycle {
         }
     };
     private volatile int resting;
+    /** Told of every fill of a day-trading automatic buy or sell (its client order id starts with {@link #TRIGGER_PREFIX}). */
+    private TriggerFills triggerFills = (o, quantity, price) -> { };
+
+    /** Client order ids of the limit orders that execute day-trading automatic buys and sells start with this. */
+    static final String TRIGGER_PREFIX = "dt-t-";
+
+    interface TriggerFills {
+        void onFill(OrderState order, long quantity, long price);
+    }
 
     OrderLifecycle(Map<String, SymbolState> symbols, Accounts accounts, Group group, EngineStore store,
                    EngineMetrics metrics, QuoteSchedule quotes, Clock clock, SymbolDirectory directory, String region,
@@ -69,6 +78,10 @@ final class OrderLifecycle {
         this.directory = directory;
         this.region = region;
         this.stopProtectionBps = stopProtectionBps;
+    }
+
+    void onTriggerFills(TriggerFills listener) {
+        this.triggerFills = listener;
     }
 
     /** Orders resting in the books (read by the metrics thread). */
@@ -322,6 +335,44 @@ final class OrderLifecycle {
         group.completions.add(() -> t.result().complete(done));
     }
 
+    /**
+     * A new order executed at once, whole, at {@code price} (a day-trading COMMIT at its quote's
+     * price): what it needs was reserved before ({@code reserved}: cash for a buy, shares for a
+     * sell), and the fill takes it. The fill is the symbol's like any other: same ledger, same
+     * fills topic, at the symbol's latest ticker sequence.
+     */
+    OrderState executeAt(SymbolState s, NewOrder n, long price, long reserved) {
+        OrderState o = open(s, n, now());
+        o.reserved = reserved;
+        metrics.placed(n.type().name(), n.side().name());
+        fill(s, o, n.quantity(), price, s.quoteSequence, s.quoteExchangeTimeMicros);
+        return o;
+    }
+
+    /** A new limit or stop order opened and resting (reserving what it needs), or REJECTED when it cannot be reserved for. */
+    OrderState openResting(SymbolState s, NewOrder n) {
+        OrderState o = open(s, n, now());
+        rest(s, o);
+        metrics.placed(n.type().name(), n.side().name());
+        return o;
+    }
+
+    /** Cancels a live order, giving back what it reserves; null when it is not live. */
+    OrderState cancelLive(UUID orderId) {
+        OrderState o = live.get(orderId);
+        if (o == null) {
+            return null;
+        }
+        symbols.get(o.symbol).book.remove(o);
+        finish(o, OrderStatus.CANCELLED);
+        return o;
+    }
+
+    /** An order this engine holds or recently ended, or null. */
+    OrderState find(UUID orderId) {
+        return known(orderId);
+    }
+
     /** Expires the DAY orders of every book whose expiry is at or before {@code now}. */
     void expireUpTo(Instant now) {
         for (SymbolState s : symbols.values()) {
@@ -381,6 +432,9 @@ final class OrderLifecycle {
                 o.filledQuantity, o.filledNotional));
         group.fillSymbols.merge(s, tickerSequence, Math::min);
         group.symbols.add(s);
+        if (o.clientOrderId != null && o.clientOrderId.startsWith(TRIGGER_PREFIX)) {
+            triggerFills.onFill(o, quantity, price);
+        }
     }
 
     /** Ends a live order (cancel or expiry) and gives back what it still reserves. */

@@ -27,17 +27,23 @@ import java.io.IOException;
 @Order(Ordered.HIGHEST_PRECEDENCE)
 public class BodyLimitFilter extends OncePerRequestFilter {
 
-    private final int limit;
+    /** The path of the one endpoint with a larger limit: a day-trading batch. */
+    public static final String BATCH_PATH = "/admin/v1/day-trading/batch";
+
+    private final int defaultLimit;
+    private final int batchLimit;
     private final ObjectMapper mapper;
 
     public BodyLimitFilter(BrokerProperties properties, ObjectMapper mapper) {
-        this.limit = properties.web().maxBodyBytes();
+        this.defaultLimit = properties.web().maxBodyBytes();
+        this.batchLimit = properties.web().maxBatchBodyBytes();
         this.mapper = mapper;
     }
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
+        int limit = BATCH_PATH.equals(request.getRequestURI()) ? batchLimit : defaultLimit;
         if (request.getContentLengthLong() > limit) {
             ProblemDetail body = ProblemDetail.forStatusAndDetail(HttpStatus.PAYLOAD_TOO_LARGE,
                     "the request body exceeds " + limit + " bytes");

@@ -129,6 +129,27 @@ final class BrokerApi {
         }
     }
 
+    /** A text/plain POST as the operator (day-trading batches); the answer as JSON. */
+    Response adminText(String path, String text) {
+        return exchange(HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(60))
+                .header("Content-Type", "text/plain; charset=utf-8").header("Authorization", "Bearer " + adminToken)
+                .POST(HttpRequest.BodyPublishers.ofString(text)).build());
+    }
+
+    /** A GET of a text body (the day-trading log) with {@code token}, or the operator's when null. */
+    HttpResponse<String> getText(String path, String token) {
+        try {
+            return HTTP.send(HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(60))
+                    .header("Authorization", "Bearer " + (token == null ? adminToken : token)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** A plain-text GET without authentication (metrics). */
     String rawText(String path) {
         try {
@@ -153,8 +174,12 @@ final class BrokerApi {
         if (token != null) {
             request.header("Authorization", "Bearer " + token);
         }
+        return exchange(request.build());
+    }
+
+    private Response exchange(HttpRequest request) {
         try {
-            HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
             JsonNode json = response.body() == null || response.body().isBlank() ? null : JSON.readTree(response.body());
             return new Response(response.statusCode(), json,
                     response.headers().firstValue("Retry-After").orElse(null));

@@ -1,0 +1,116 @@
+package io.geobroker.broker.daytrading;
+
+import io.geobroker.broker.web.ApiProblem;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.security.SecurityRequirement;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.security.core.Authentication;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** A customer's day-trading commands, one per request, and its audit log (broker-service/DAY-TRADING.md). */
+@RestController
+@RequestMapping("/api/v1/day-trading")
+@Tag(name = "Day trading")
+@SecurityRequirement(name = "bearer")
+public class DayTradingController {
+
+    static final String LOG_PATH = "/api/v1/day-trading/log";
+
+    /** One command; fields that the command does not take must be absent. */
+    public record CommandRequest(Long transactionNum, String command, String user, String stockSymbol, String amount,
+                                 String price, String filename) {
+    }
+
+    private final DayTradingService service;
+    private final DayTradingLog log;
+
+    public DayTradingController(DayTradingService service, DayTradingLog log) {
+        this.service = service;
+        this.log = log;
+    }
+
+    @PostMapping("/commands")
+    @Operation(summary = "Run one day-trading command as this customer (ADD, QUOTE, BUY, COMMIT_BUY, ...)")
+    @ApiResponse(responseCode = "200", description = "What the command did, once durable")
+    @ApiResponse(responseCode = "422", description = "The command was refused (nothing pending, not enough cash or "
+            + "shares, no quote yet): the problem details carry the result's fields; it changed nothing and is "
+            + "logged as an errorEvent")
+    public DayTradingResult command(Authentication auth, @RequestBody CommandRequest request) {
+        DayTradingCommand command = read(request, auth.getName(), service.minorDigits());
+        DayTradingResult result = service.one(command, LOG_PATH);
+        if (!result.ok()) {
+            throw service.refused(result);
+        }
+        return result;
+    }
+
+    @GetMapping(value = "/log", produces = MediaType.APPLICATION_XML_VALUE)
+    @Operation(summary = "My day-trading audit log in this region, as XML valid against the course's logfile.xsd")
+    @ApiResponse(responseCode = "200", description = "The log, streamed")
+    public ResponseEntity<StreamingResponseBody> log(Authentication auth) {
+        String user = auth.getName();
+        int digits = service.minorDigits();
+        return ResponseEntity.ok().contentType(MediaType.APPLICATION_XML)
+                .body(out -> log.write(user, digits, out));
+    }
+
+    /** The request as a command of {@code customerId}: the same reading as a workload line's fields. */
+    static DayTradingCommand read(CommandRequest r, String customerId, int digits) {
+        if (r.command() == null) {
+            throw ApiProblem.badRequest("Missing field", "field 'command' is required");
+        }
+        DtCommand c = DtCommand.named(r.command()).orElseThrow(() -> ApiProblem.badRequest("Unknown command",
+                "'" + r.command() + "' is not a day-trading command"));
+        if (r.user() != null && !r.user().equals(customerId)) {
+            throw new ApiProblem(org.springframework.http.HttpStatus.FORBIDDEN, "Not your user",
+                    "a customer runs commands as itself: user must be '" + customerId + "' or absent");
+        }
+        if (r.transactionNum() != null && r.transactionNum() < 1) {
+            throw ApiProblem.badRequest("Invalid transactionNum", "transactionNum must be positive");
+        }
+        refuseUnless(c.takesSymbol(), r.stockSymbol(), "stockSymbol", c);
+        refuseUnless(c.takesAmount(), r.amount(), "amount", c);
+        refuseUnless(c.takesPrice(), r.price(), "price", c);
+        refuseUnless(c == DtCommand.DUMPLOG, r.filename(), "filename", c);
+        List<String> fields = new ArrayList<>();
+        fields.add(customerId);
+        if (c.takesSymbol()) {
+            fields.add(r.stockSymbol());
+        }
+        if (c.takesAmount()) {
+            fields.add(r.amount());
+        }
+        if (c.takesPrice()) {
+            fields.add(r.price());
+        }
+        if (c == DtCommand.DUMPLOG) {
+            fields.add(r.filename());
+        }
+        DayTradingCommand command = DayTradingCommand.of(r.transactionNum() == null ? 0 : r.transactionNum(), c,
+                fields.toArray(String[]::new), digits);
+        if (command.isMalformed()) {
+            throw ApiProblem.badRequest("Invalid command", command.malformed());
+        }
+        return command;
+    }
+
+    private static void refuseUnless(boolean takes, String value, String field, DtCommand c) {
+        if (takes && value == null) {
+            throw ApiProblem.badRequest("Missing field", c + " needs field '" + field + "'");
+        }
+        if (!takes && value != null) {
+            throw ApiProblem.badRequest("Unexpected field", c + " takes no '" + field + "'");
+        }
+    }
+}
