@@ -127,8 +127,9 @@ public final class DayTradingCommand implements Callable<Integer> {
             throw StackOptions.usage(spec, "--read-ahead must be at least --batch");
         }
         String prefix = userPrefix != null ? userPrefix : freshPrefix();
-        if (!prefix.matches("[A-Za-z0-9_.-]{0,20}")) {
-            throw StackOptions.usage(spec, "--user-prefix may hold up to 20 letters, digits, '_', '.' and '-'");
+        if (!prefix.matches("[A-Za-z0-9_-]{0,20}")) {
+            throw StackOptions.usage(spec, "--user-prefix may hold up to 20 letters, digits, '_' and '-' (the broker's "
+                    + "user names)");
         }
         for (Duration d : List.of(requestTimeout, downloadTimeout, stack.readyTimeout, stack.startTimeout)) {
             if (d.isZero() || d.isNegative()) {

@@ -9,12 +9,13 @@ import java.util.Map;
 /**
  * What the broker answered for one line of a batch (the fields of the batch endpoint's result the
  * replayer uses). {@code cash} is present after commands that report it, {@code holdings} (symbol to
- * available + reserved shares) and {@code triggersFilled} after DISPLAY_SUMMARY, {@code log} after
- * DUMPLOG.
+ * available + reserved shares), {@code triggersFilled} (triggers whose order filled completely) and
+ * {@code triggersPartlyFilled} (its triggers still {@code PARTIALLY_FILLED}) after DISPLAY_SUMMARY,
+ * {@code log} after DUMPLOG.
  */
 public record CommandResult(long transactionNum, String command, String user, boolean ok, String error, long engineMicros,
                             String stockSymbol, String symbol, Cash cash, Map<String, Long> holdings, Long triggersFilled,
-                            Log log) {
+                            long triggersPartlyFilled, Log log) {
 
     /** A cash balance after the command, in dollars of the region's currency. */
     public record Cash(String currency, BigDecimal available, BigDecimal reserved) {
@@ -36,12 +37,16 @@ public record CommandResult(long transactionNum, String command, String user, bo
                 holdings.merge(h.path("symbol").asText(), h.path("available").asLong() + h.path("reserved").asLong(), Long::sum);
             }
         }
+        long partlyFilled = 0;
+        for (JsonNode t : r.path("triggers")) {
+            partlyFilled += "PARTIALLY_FILLED".equals(t.path("status").asText()) ? 1 : 0;
+        }
         JsonNode log = r.path("log");
         return new CommandResult(r.path("transactionNum").asLong(-1), text(r, "command"), text(r, "user"),
                 r.path("ok").asBoolean(false), text(r, "error"), r.path("engineMicros").asLong(0), text(r, "stockSymbol"),
                 text(r, "symbol"),
                 cash.isObject() ? new Cash(text(cash, "currency"), decimal(cash, "available"), decimal(cash, "reserved")) : null,
-                holdings, r.path("triggersFilled").isNumber() ? r.path("triggersFilled").asLong() : null,
+                holdings, r.path("triggersFilled").isNumber() ? r.path("triggersFilled").asLong() : null, partlyFilled,
                 log.isObject() ? new Log(text(log, "path"), text(log, "user"), text(log, "filename")) : null);
     }
 

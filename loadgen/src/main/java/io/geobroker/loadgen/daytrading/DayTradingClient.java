@@ -21,12 +21,14 @@ import java.util.List;
 
 /**
  * The broker's day-trading endpoints as the replayer uses them, with the admin token:
- * {@code POST /api/v1/day-trading/batch} (workload lines as text, one result per line) on the
+ * {@code POST /admin/v1/day-trading/batch} (workload lines as text, one result per line) on the
  * calling thread's kept-alive connection, and the download of a DUMPLOG's log, streamed to a file.
  */
 public final class DayTradingClient implements AutoCloseable {
 
-    static final String BATCH_PATH = "/api/v1/day-trading/batch";
+    static final String BATCH_PATH = "/admin/v1/day-trading/batch";
+    /** The admin log, when an answer names no path. */
+    static final String LOG_PATH = "/admin/v1/day-trading/log";
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -106,7 +108,7 @@ public final class DayTradingClient implements AutoCloseable {
      * the download timeout. A failed download leaves no file.
      */
     public Download download(CommandResult.Log log, Path file) throws IOException, InterruptedException {
-        String path = log.path() == null ? "/api/v1/day-trading/log" : log.path();
+        String path = log.path() == null ? LOG_PATH : log.path();
         String query = log.user() == null ? "" : (path.contains("?") ? "&" : "?") + "user="
                 + URLEncoder.encode(log.user(), StandardCharsets.UTF_8);
         HttpRequest request = HttpRequest.newBuilder(URI.create(base + path + query)).timeout(downloadTimeout)

@@ -23,7 +23,8 @@ import java.util.regex.Pattern;
  * XML (StAX, one entry at a time): cash = the {@code accountTransaction}s' funds, {@code add} minus
  * {@code remove}; shares per symbol = the sum of the {@code debugEvent}s whose message is
  * {@code shares <signed integer> <SYMBOL>}; trigger fills = the {@code systemEvent}s of command
- * SET_BUY_TRIGGER / SET_SELL_TRIGGER. Only users {@code users} accepts are kept (this run's, by
+ * SET_BUY_TRIGGER / SET_SELL_TRIGGER (one per fill, with the trigger's transaction number: a trigger
+ * filled in parts has several), and the triggers that fired = their distinct transaction numbers. Only users {@code users} accepts are kept (this run's, by
  * prefix: a reused stack's log holds earlier runs too).
  */
 public final class LogLedger {
@@ -35,6 +36,7 @@ public final class LogLedger {
         private BigDecimal cash = BigDecimal.ZERO;
         private final Map<String, Long> shares = new TreeMap<>();
         private long triggerFills;
+        private final Set<Long> triggersFired = new HashSet<>();
 
         public BigDecimal cash() {
             return cash;
@@ -44,16 +46,19 @@ public final class LogLedger {
             return shares;
         }
 
+        /** Fill events of the user's triggers. */
         public long triggerFills() {
             return triggerFills;
+        }
+
+        /** The user's triggers with at least one fill event. */
+        public long triggersFired() {
+            return triggersFired.size();
         }
     }
 
     private final Map<String, Account> accounts = new HashMap<>();
     private final Map<String, Long> entries = new TreeMap<>();
-    /** (user, transaction number) of trigger fill events seen, to count triggers with more than one. */
-    private final Set<String> triggerFillKeys = new HashSet<>();
-    private long repeatedTriggerFills;
     private long unknownActions;
 
     private LogLedger() {
@@ -144,10 +149,9 @@ public final class LogLedger {
             case "systemEvent" -> {
                 String command = fields.get("command");
                 if ("SET_BUY_TRIGGER".equals(command) || "SET_SELL_TRIGGER".equals(command)) {
-                    account(user).triggerFills++;
-                    if (!triggerFillKeys.add(user + " " + fields.get("transactionNum"))) {
-                        repeatedTriggerFills++;
-                    }
+                    Account a = account(user);
+                    a.triggerFills++;
+                    a.triggersFired.add(Long.parseLong(fields.getOrDefault("transactionNum", "0")));
                 }
             }
             default -> {
@@ -170,9 +174,9 @@ public final class LogLedger {
         return entries;
     }
 
-    /** Trigger fill events (of the accepted users) whose user and transaction number an earlier one had. */
+    /** Trigger fill events of the accepted users beyond the first of their trigger: fills in parts. */
     public long repeatedTriggerFills() {
-        return repeatedTriggerFills;
+        return accounts.values().stream().mapToLong(a -> a.triggerFills - a.triggersFired.size()).sum();
     }
 
     /** accountTransactions of the accepted users whose action is neither add nor remove. */

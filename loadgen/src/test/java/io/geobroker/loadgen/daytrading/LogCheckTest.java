@@ -83,16 +83,48 @@ class LogCheckTest {
         assertThat(ledger.of("p-a").cash()).isEqualByComparingTo("91.00");
         assertThat(ledger.of("p-a").shares()).containsExactly(Map.entry("AAPL", 1L));
         assertThat(ledger.of("p-a").triggerFills()).isEqualTo(1);
+        assertThat(ledger.of("p-a").triggersFired()).isEqualTo(1);
         assertThat(ledger.of("p-b").cash()).isEqualByComparingTo("0");
         assertThat(ledger.of("q-a").cash()).as("another run's user").isEqualByComparingTo("0");
         assertThat(ledger.entries()).containsEntry("accountTransaction", 4L).containsEntry("errorEvent", 1L);
         assertThat(ledger.repeatedTriggerFills()).isZero();
     }
 
+    @Test
+    void a_trigger_filled_in_parts_counts_once_as_fired() throws Exception {
+        String second = "<systemEvent>" + TS + "<transactionNum>4</transactionNum><command>SET_SELL_TRIGGER</command>"
+                + "<username>p-a</username><stockSymbol>ABC</stockSymbol><funds>12.00</funds></systemEvent>\n";
+        String xml = LOG.replace("</log>", second + "</log>");
+        LogLedger ledger = LogLedger.read(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)), u -> u.startsWith("p-"));
+        assertThat(ledger.of("p-a").triggerFills()).isEqualTo(2);
+        assertThat(ledger.of("p-a").triggersFired()).isEqualTo(1);
+        assertThat(ledger.repeatedTriggerFills()).isEqualTo(1);
+    }
+
+    @Test
+    void a_summary_answer_is_read_as_the_broker_writes_it() throws Exception {
+        String json = "{\"transactionNum\":10001,\"command\":\"DISPLAY_SUMMARY\",\"user\":\"p-a\",\"ok\":true,"
+                + "\"engineMicros\":12,\"cash\":{\"currency\":\"USD\",\"available\":\"81.00\",\"reserved\":\"10.00\"},"
+                + "\"holdings\":[{\"symbol\":\"AAPL\",\"available\":1,\"reserved\":2},{\"symbol\":\"MSFT\",\"available\":0,"
+                + "\"reserved\":0}],\"pendingBuys\":[],\"pendingSells\":[],\"triggers\":[{\"side\":\"BUY\",\"symbol\":\"AAPL\","
+                + "\"stockSymbol\":\"ZUL\",\"amount\":\"10.00\",\"price\":\"5.00\",\"orderId\":\"x\","
+                + "\"status\":\"PARTIALLY_FILLED\"},{\"side\":\"SELL\",\"symbol\":\"AAPL\",\"stockSymbol\":\"ZUL\","
+                + "\"amount\":\"10.00\",\"status\":\"AMOUNT_SET\"}],\"triggersFilled\":3,\"commandsLogged\":40}";
+        CommandResult r = CommandResult.of(new com.fasterxml.jackson.databind.ObjectMapper().readTree(json));
+        assertThat(r.ok()).isTrue();
+        assertThat(r.error()).isNull();
+        assertThat(r.cash().total()).isEqualByComparingTo("91.00");
+        assertThat(r.holdings()).containsExactly(Map.entry("AAPL", 3L), Map.entry("MSFT", 0L));
+        assertThat(r.triggersFilled()).isEqualTo(3);
+        assertThat(r.triggersPartlyFilled()).isEqualTo(1);
+        assertThat(r.log()).isNull();
+    }
+
     private static CommandResult summary(String user, String available, String reserved, Map<String, Long> holdings,
                                          long triggersFilled) {
         return new CommandResult(100, "DISPLAY_SUMMARY", user, true, null, 5, null, null,
-                new CommandResult.Cash("USD", new BigDecimal(available), new BigDecimal(reserved)), holdings, triggersFilled, null);
+                new CommandResult.Cash("USD", new BigDecimal(available), new BigDecimal(reserved)), holdings, triggersFilled, 0,
+                null);
     }
 
     @Test
@@ -117,7 +149,8 @@ class LogCheckTest {
         assertThat(checks.get(0).first()).containsExactly("p-a: log 91.00, summary 91.01",
                 "p-b: no DISPLAY_SUMMARY answer with cash");
         assertThat(checks.get(1).first().get(0)).isEqualTo("p-a: AAPL log 1, summary 2");
-        assertThat(checks.get(2).first().get(0)).isEqualTo("p-a: log 1 fill event(s), summary 2");
+        assertThat(checks.get(2).first().get(0)).isEqualTo("p-a: log 1 trigger(s) with fill events, summary 2 filled + 0 "
+                + "partly filled");
         assertThat(checks.get(0).describe()).contains("2 mismatch(es)");
     }
 }

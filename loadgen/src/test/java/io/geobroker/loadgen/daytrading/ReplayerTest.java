@@ -60,8 +60,8 @@ class ReplayerTest {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.setExecutor(Executors.newFixedThreadPool(4));
         server.createContext("/actuator/health", ex -> answer(ex, 200, "application/json", "{\"status\":\"UP\"}"));
-        server.createContext("/api/v1/day-trading/batch", this::batch);
-        server.createContext("/api/v1/day-trading/log", ex -> {
+        server.createContext("/admin/v1/day-trading/batch", this::batch);
+        server.createContext("/admin/v1/day-trading/log", ex -> {
             if (!("Bearer " + TOKEN).equals(ex.getRequestHeaders().getFirst("Authorization"))) {
                 answer(ex, 401, "application/problem+json", "{\"title\":\"Unauthorized\"}");
                 return;
@@ -124,7 +124,7 @@ class ReplayerTest {
                     r.putArray("holdings");
                     r.put("triggersFilled", 0).put("commandsLogged", 1);
                 }
-                case "DUMPLOG" -> r.putObject("log").put("path", "/api/v1/day-trading/log").put("user", line.user())
+                case "DUMPLOG" -> r.putObject("log").put("path", "/admin/v1/day-trading/log").put("user", line.user())
                         .put("filename", f[f.length - 1]);
                 default -> r.put("ok", false).put("error", "not supported here");
             }
