@@ -6,6 +6,7 @@ import io.geobroker.loadgen.daytrading.Replayer;
 import io.geobroker.loadgen.daytrading.WorkloadGenerator;
 import io.geobroker.loadgen.daytrading.WorkloadReport;
 import io.geobroker.loadgen.demo.Demo;
+import io.geobroker.loadgen.driver.Driver;
 import io.geobroker.loadgen.driver.Target;
 import io.geobroker.loadgen.driver.TickerRateClient;
 import picocli.CommandLine;
@@ -154,6 +155,23 @@ public final class DayTradingCommand implements Callable<Integer> {
         return s.append('-').toString();
     }
 
+    /**
+     * Gives the ticker service time to tick every symbol twice (it goes round each exchange's symbols
+     * in turn), so that the workload's first quotes find a price: 2 to 30 s.
+     */
+    private void awaitFirstTickers(Topology topology) throws InterruptedException {
+        if (tickersPerSecond <= 0) {
+            System.err.println("The ticker service is paused (--tickers-per-second 0): quotes find no price until tickers come");
+            return;
+        }
+        int symbols = Driver.symbols(topology.regions().stream().map(Topology.RegionEndpoints::region).toList(),
+                Integer.MAX_VALUE).size();
+        long seconds = Math.max(2, Math.min(30, (long) Math.ceil(2 * symbols / tickersPerSecond)));
+        System.err.printf(Locale.ROOT, "Letting the ticker service tick each of the %d symbols twice (%d s) ...%n", symbols,
+                seconds);
+        Thread.sleep(seconds * 1000);
+    }
+
     @Override
     public Integer call() throws Exception {
         if (generate != null) {
@@ -188,9 +206,10 @@ public final class DayTradingCommand implements Callable<Integer> {
                     "local stack " + stack.addressPrefix() + ".x (" + demo.wanStatus() + ")");
             TickerRateClient tickers = new TickerRateClient(demo.tickerServiceUrl().orElseThrow(), Duration.ofSeconds(5));
             tickers.set(tickersPerSecond);
+            awaitFirstTickers(topology);
             Map<String, String> conditions = new LinkedHashMap<>();
             conditions.put("deployment", stack.deployment(String.format(Locale.ROOT, "the ticker service at %.0f tickers/s "
-                    + "over every symbol during the replay, paused before the settle", tickersPerSecond)));
+                    + "over every symbol from before the replay (each symbol ticked twice) until the settle, paused then", tickersPerSecond)));
             conditions.put("WAN", demo.wanStatus());
             WorkloadReport report = Replayer.run(target, settings, demo.processGroups(), conditions, () -> tickers.set(0));
             return report.succeeded() ? 0 : 1;
