@@ -7,11 +7,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * The figures of a replay, from each batch's outcome: commands sent and answered, latency per
  * command type (the batch's round trip, and the engine's own time the server reports), answers per
- * 1 s window, errors by command and cause (the course's expected errors: counted, not failures),
+ * 1 s window, errors by command and cause (the course's expected errors: counted, not failures; see
+ * {@link #cause}),
  * failures (HTTP errors, lines without an answer) and the symbol mapping seen. Used from one thread
  * (the scheduler's listener). Its memory is bounded: histograms per command type, at most
  * {@value #MAX_CAUSES} causes per command and {@value #MAX_SYMBOLS} symbols.
@@ -49,6 +51,11 @@ public final class ReplayStats {
     private long ok;
     private long failed;
 
+    /** The replay's start: the moment before its first batch is sent (else the first batch's send time). */
+    public void start(long nanos) {
+        startNanos = nanos;
+    }
+
     /** Records one batch: its answer's results in line order, or its failure ({@code results} null). */
     public void batch(List<WorkloadLine> batch, List<CommandResult> results, String failure, long sentNanos,
                       long answeredNanos) {
@@ -74,7 +81,7 @@ public final class ReplayStats {
             if (r.ok()) {
                 ok++;
             } else {
-                String cause = r.error() == null ? "(no message)" : r.error();
+                String cause = cause(r);
                 Map<String, Long> causes = errors.computeIfAbsent(command, c -> new TreeMap<>());
                 causes.merge(causes.size() < MAX_CAUSES || causes.containsKey(cause) ? cause : OTHER_CAUSES, 1L, Long::sum);
             }
@@ -96,6 +103,29 @@ public final class ReplayStats {
             }
             perSecond[second] += answeredHere;
         }
+    }
+
+    private static final Pattern NUMBER = Pattern.compile("[+-]?\\d+(?:\\.\\d+)?");
+
+    /**
+     * An error's cause, its variable parts replaced so that errors of one kind count together: the
+     * user by {@code <user>}, the symbols by {@code <symbol>}, numbers by {@code #} ("the amount # buys
+     * no whole share at #").
+     */
+    static String cause(CommandResult r) {
+        if (r.error() == null) {
+            return "(no message)";
+        }
+        String cause = r.error();
+        if (r.user() != null && !r.user().isEmpty()) {
+            cause = cause.replace(r.user(), "<user>");
+        }
+        for (String symbol : new String[] {r.stockSymbol(), r.symbol()}) {
+            if (symbol != null && !symbol.isEmpty()) {
+                cause = cause.replaceAll("\\b" + Pattern.quote(symbol) + "\\b", "<symbol>");
+            }
+        }
+        return NUMBER.matcher(cause).replaceAll("#");
     }
 
     private static void record(Map<String, Histogram> histograms, String command, long micros) {

@@ -113,6 +113,7 @@ public final class Replayer {
                         return line;
                     }
                 };
+                replay.start(System.nanoTime());
                 scheduler.run(lines, client::send, (batch, answer, failure, sent, answered) -> {
                     handle(client, replay, batch, answer, failure, sent, answered, "workload DUMPLOG");
                     long now = System.nanoTime();
@@ -143,6 +144,7 @@ public final class Replayer {
             if (s.finalDumplog()) {
                 added.add(WorkloadLine.parse("[" + (++n) + "] DUMPLOG," + FINAL_LOG));
             }
+            end.start(System.nanoTime());
             scheduler.run(added.iterator(), client::send, (batch, answer, failure, sent, answered) -> {
                 handle(client, end, batch, answer, failure, sent, answered, "final DUMPLOG");
                 List<CommandResult> results = answer == null ? List.of() : answer.results();
