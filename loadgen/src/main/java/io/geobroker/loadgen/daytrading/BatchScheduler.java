@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -142,6 +143,9 @@ public final class BatchScheduler {
                 answer = sender.send(batch);
             } catch (Exception e) {
                 failure = e;
+            } catch (Throwable e) {
+                // an Error still answers the batch (as failed), so the scheduler never waits for it forever
+                failure = new ExecutionException(e);
             }
             answers.add(new Done<>(batch, answer, failure, sent, System.nanoTime()));
         });

@@ -148,18 +148,21 @@ class BatchSchedulerTest {
     }
 
     @Test
-    void a_failed_batch_is_reported_and_the_replay_goes_on() throws Exception {
+    void a_failed_batch_even_by_an_error_is_reported_and_the_replay_goes_on() throws Exception {
         List<WorkloadLine> lines = lines(300, 4, 3);
         AtomicLong failures = new AtomicLong();
         AtomicLong answered = new AtomicLong();
         new BatchScheduler(20, 3, 100).run(lines.iterator(), batch -> {
-            if (batch.get(0).transactionNum() % 2 == 0) {
+            if (batch.get(0).transactionNum() % 3 == 0) {
                 throw new java.io.IOException("connection reset");
+            }
+            if (batch.get(0).transactionNum() % 3 == 1) {
+                throw new StackOverflowError("deep");
             }
             return batch.size();
         }, (batch, answer, failure, sent, done) -> {
             if (failure != null) {
-                assertThat(failure).hasMessage("connection reset");
+                assertThat(failure.getMessage()).isIn("connection reset", "java.lang.StackOverflowError: deep");
                 failures.addAndGet(batch.size());
             } else {
                 answered.addAndGet(batch.size());
