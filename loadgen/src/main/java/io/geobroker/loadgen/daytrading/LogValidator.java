@@ -34,15 +34,18 @@ public final class LogValidator {
 
     private static final int KEPT_ERRORS = 5;
 
-    /** The outcome: valid when no error was found; {@code errors} counts them all. */
-    public record Validation(boolean valid, long errors, List<String> firstErrors) {
+    /**
+     * The outcome: valid when no error was found; {@code errors} counts them all. Not well-formed:
+     * the parse stopped at a fatal error (a log cut short ends that way).
+     */
+    public record Validation(boolean valid, boolean wellFormed, long errors, List<String> firstErrors) {
         public Validation {
             firstErrors = List.copyOf(firstErrors);
         }
 
         public String describe() {
-            return valid ? "valid" : String.format(Locale.ROOT, "INVALID, %,d error(s), first: %s", errors,
-                    String.join(" | ", firstErrors));
+            return valid ? "valid" : String.format(Locale.ROOT, "INVALID%s, %,d error(s), first: %s",
+                    wellFormed ? "" : " (not well-formed XML: cut short?)", errors, String.join(" | ", firstErrors));
         }
     }
 
@@ -78,15 +81,17 @@ public final class LogValidator {
         }
         Errors errors = new Errors();
         validator.setErrorHandler(errors);
+        boolean wellFormed = true;
         try {
             validator.validate(source);
         } catch (SAXException e) {
             // a fatal error (not well-formed): already counted by the handler
+            wellFormed = false;
             if (errors.count == 0) {
                 errors.add(e.getMessage());
             }
         }
-        return new Validation(errors.count == 0, errors.count, errors.first);
+        return new Validation(errors.count == 0, wellFormed, errors.count, errors.first);
     }
 
     private static final class Errors implements ErrorHandler {

@@ -169,7 +169,7 @@ public record WorkloadReport(String startedAt, String file, String region, Strin
                     .put("filename", log.filename()).put("file", log.file()).put("bytes", log.bytes()).put("millis", log.millis())
                     .put("problem", log.problem()).put("valid", log.validation() != null && log.validation().valid());
             if (log.validation() != null) {
-                n.put("validationErrors", log.validation().errors());
+                n.put("wellFormed", log.validation().wellFormed()).put("validationErrors", log.validation().errors());
                 ArrayNode first = n.putArray("firstValidationErrors");
                 log.validation().firstErrors().forEach(first::add);
             }

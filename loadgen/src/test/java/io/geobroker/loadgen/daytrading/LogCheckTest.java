@@ -64,7 +64,11 @@ class LogCheckTest {
         assertThat(v.describe()).startsWith("INVALID").contains("DEPOSIT");
         assertThat(validate(LOG.replace("1764115200000</timestamp>", "1500000000000</timestamp>")).valid())
                 .as("before 2021: outside the schema's range").isFalse();
-        assertThat(validate("<log><userCommand>").valid()).as("not well-formed").isFalse();
+        assertThat(v.wellFormed()).isTrue();
+        LogValidator.Validation cut = validate(LOG.substring(0, LOG.length() / 2));
+        assertThat(cut.valid()).as("a log cut short").isFalse();
+        assertThat(cut.wellFormed()).isFalse();
+        assertThat(cut.describe()).contains("not well-formed");
     }
 
     @Test
