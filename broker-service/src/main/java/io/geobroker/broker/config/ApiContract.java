@@ -2,7 +2,10 @@ package io.geobroker.broker.config;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.geobroker.broker.daytrading.DayTradingCommand;
+import io.geobroker.broker.daytrading.DtCommand;
 import io.geobroker.broker.order.OrderValidator;
+import io.geobroker.broker.web.BodyLimitFilter;
 import io.geobroker.domain.OrderType;
 import io.geobroker.domain.SymbolDirectory;
 import io.geobroker.domain.SymbolInfo;
@@ -27,6 +30,7 @@ import org.springframework.stereotype.Component;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,6 +54,8 @@ public class ApiContract implements OpenApiCustomizer {
     static final String PROBLEM = "Problem";
     private static final String PROBLEM_JSON = org.springframework.http.MediaType.APPLICATION_PROBLEM_JSON_VALUE;
     private static final String JSON = org.springframework.http.MediaType.APPLICATION_JSON_VALUE;
+    private static final String XML = org.springframework.http.MediaType.APPLICATION_XML_VALUE;
+    private static final String TEXT = org.springframework.http.MediaType.TEXT_PLAIN_VALUE;
     private static final String REF = "#/components/schemas/";
     private static final String ORDER_ID = "$response.body#/orderId";
     private static final ObjectMapper EXAMPLES = new ObjectMapper();
@@ -81,6 +87,20 @@ public class ApiContract implements OpenApiCustomizer {
                                     .description("Cancel the order"));
                 }
             }
+            if (path.equals("/api/v1/day-trading/commands") && method == PathItem.HttpMethod.POST) {
+                operation.getRequestBody().setContent(json(dayTradingCommand()));
+            }
+            if (path.equals(BodyLimitFilter.BATCH_PATH)) {
+                operation.getRequestBody().setContent(new Content().addMediaType(TEXT, new MediaType().schema(
+                        new StringSchema().minLength(1).maxLength(1_048_576).description("Workload lines '[N] COMMAND,field,...', "
+                                + "one per line")
+                                .example("[1] ADD,alice,1000.00\n[2] BUY,alice,ABC,250.00\n[3] COMMIT_BUY,alice"))));
+            }
+            if (path.endsWith("/day-trading/log")) {
+                operation.getResponses().get("200").setContent(new Content().addMediaType(XML, new MediaType()
+                        .schema(new StringSchema().description("<log> of userCommand, quoteServer, accountTransaction, "
+                                + "systemEvent, errorEvent and debugEvent elements (the course's logfile.xsd)"))));
+            }
             ApiResponses responses = operation.getResponses();
             addIfAbsent(responses, "400", "Malformed request: " + (body ? "a body that is not the JSON the schema "
                     + "describes (unknown or duplicate fields, wrong types, missing fields, values out of bounds), " : "")
@@ -102,7 +122,7 @@ public class ApiContract implements OpenApiCustomizer {
                     response.setContent(problemContent());
                 } else if (response.getContent() != null) {
                     Content content = new Content();
-                    response.getContent().forEach((type, media) -> content.addMediaType(JSON, media));
+                    response.getContent().forEach((type, media) -> content.addMediaType(XML.equals(type) ? XML : JSON, media));
                     response.setContent(content);
                 }
             });
@@ -271,6 +291,28 @@ public class ApiContract implements OpenApiCustomizer {
                 .maximum(BigDecimal.valueOf(1_000_000_000_000L)).description("Minor units"));
         schema.setRequired(List.of("currency", "amount"));
         schema.example(EXAMPLES.valueToTree(Map.of("currency", "USD", "amount", 100_000)));
+        return schema;
+    }
+
+    /** One day-trading command: which fields it takes depends on the command (422 when they do not fit). */
+    private static Schema<?> dayTradingCommand() {
+        Schema<Object> schema = objectSchema();
+        schema.additionalProperties(false);
+        schema.addProperty("transactionNum", new IntegerSchema().format("int64").minimum(BigDecimal.ONE)
+                .description("Default: the broker's next"));
+        schema.addProperty("command", new StringSchema()._enum(Arrays.stream(DtCommand.values()).map(Enum::name).toList()));
+        schema.addProperty("user", new StringSchema().pattern("^" + DayTradingCommand.USER_PATTERN + "$")
+                .description("Default and only allowed value: the customer's own id"));
+        schema.addProperty("stockSymbol", new StringSchema().pattern("^" + DayTradingCommand.SYMBOL_PATTERN + "$")
+                .description("QUOTE, BUY, SELL and the SET_* and CANCEL_SET_* commands"));
+        schema.addProperty("amount", new StringSchema().pattern("^" + DayTradingCommand.AMOUNT_PATTERN + "$")
+                .description("Dollars of the region's currency: ADD, BUY, SELL, SET_BUY_AMOUNT, SET_SELL_AMOUNT"));
+        schema.addProperty("price", new StringSchema().pattern("^" + DayTradingCommand.AMOUNT_PATTERN + "$")
+                .description("SET_BUY_TRIGGER and SET_SELL_TRIGGER"));
+        schema.addProperty("filename", new StringSchema().pattern("^" + DayTradingCommand.FILENAME_PATTERN + "$")
+                .description("DUMPLOG"));
+        schema.setRequired(List.of("command"));
+        schema.example(EXAMPLES.valueToTree(Map.of("command", "BUY", "stockSymbol", "ABC", "amount", "250.00")));
         return schema;
     }
 

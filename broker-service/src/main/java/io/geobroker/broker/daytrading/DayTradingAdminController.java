@@ -46,7 +46,7 @@ public class DayTradingAdminController {
     }
 
     @PostMapping(value = "/batch", consumes = MediaType.TEXT_PLAIN_VALUE)
-    @Operation(summary = "Run workload lines ([N] COMMAND,field,...) for any users, in order; answered once all are "
+    @Operation(operationId = "dayTradingBatch", summary = "Run workload lines ([N] COMMAND,field,...) for any users, in order; answered once all are "
             + "durable (at most 1,000 lines, 1 MiB)")
     @ApiResponse(responseCode = "200", description = "One result per command line, in order; a line that is "
             + "malformed or refused has ok false and its error")
@@ -56,7 +56,7 @@ public class DayTradingAdminController {
     }
 
     @GetMapping(value = "/log", produces = MediaType.APPLICATION_XML_VALUE)
-    @Operation(summary = "The region's whole day-trading audit log, or one user's, as XML valid against the "
+    @Operation(operationId = "dayTradingFullLog", summary = "The region's whole day-trading audit log, or one user's, as XML valid against the "
             + "course's logfile.xsd")
     @ApiResponse(responseCode = "200", description = "The log, streamed")
     public ResponseEntity<StreamingResponseBody> log(

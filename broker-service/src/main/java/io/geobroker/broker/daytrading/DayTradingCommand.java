@@ -14,10 +14,16 @@ public record DayTradingCommand(long transactionNum, DtCommand command, String u
                                 long price, String filename, String malformed) {
 
     public static final int MAX_USER_LENGTH = 64;
+    /** The forms of the fields (the API's schema states the same). */
+    public static final String USER_PATTERN = "[A-Za-z0-9_-]{1," + MAX_USER_LENGTH + "}";
+    public static final String SYMBOL_PATTERN = "[A-Za-z]{1,3}";
+    public static final String AMOUNT_PATTERN = "[0-9]{1,10}(\\.[0-9]{1,2})?";
+    public static final String FILENAME_PATTERN = "[A-Za-z0-9._/~-]{1,255}";
     private static final Pattern LINE = Pattern.compile("\\[(\\d{1,18})]\\s*([A-Z_]+)(?:,(.*))?");
-    private static final Pattern USER = Pattern.compile("[A-Za-z0-9_-]{1," + MAX_USER_LENGTH + "}");
-    private static final Pattern SYMBOL = Pattern.compile("[A-Za-z]{1,3}");
-    private static final Pattern FILENAME = Pattern.compile("[^\\p{Cntrl},]{1,255}");
+    private static final Pattern USER = Pattern.compile(USER_PATTERN);
+    private static final Pattern SYMBOL = Pattern.compile(SYMBOL_PATTERN);
+    private static final Pattern AMOUNT = Pattern.compile(AMOUNT_PATTERN);
+    private static final Pattern FILENAME = Pattern.compile(FILENAME_PATTERN);
 
     public boolean isMalformed() {
         return malformed != null;
@@ -96,11 +102,15 @@ public record DayTradingCommand(long transactionNum, DtCommand command, String u
         long price = -1;
         if (c.takesAmount() || c.takesPrice()) {
             long value;
+            String what = c.takesPrice() ? "price" : "amount";
+            if (!AMOUNT.matcher(fields[next]).matches()) {
+                return new DayTradingCommand(n, c, user, symbol, -1, -1, null, "invalid " + what + " '"
+                        + abbreviate(fields[next]) + "' (dollars: up to 10 digits, then up to 2 decimals)");
+            }
             try {
                 value = Dollars.parse(fields[next], minorDigits);
             } catch (IllegalArgumentException e) {
-                return new DayTradingCommand(n, c, user, symbol, -1, -1, null,
-                        "invalid " + (c.takesPrice() ? "price" : "amount") + ": " + e.getMessage());
+                return new DayTradingCommand(n, c, user, symbol, -1, -1, null, "invalid " + what + ": " + e.getMessage());
             }
             if (c.takesPrice()) {
                 price = value;
@@ -130,7 +140,14 @@ public record DayTradingCommand(long transactionNum, DtCommand command, String u
         return USER.matcher(field).matches() ? field : null;
     }
 
-    private static String abbreviate(String s) {
-        return s.length() <= 40 ? s : s.substring(0, 40) + "...";
+    /** At most 40 characters of what was sent, anything but printable ASCII as '?' (it may end up in the XML log). */
+    static String abbreviate(String s) {
+        String shown = s.length() <= 40 ? s : s.substring(0, 40) + "...";
+        StringBuilder b = new StringBuilder(shown.length());
+        for (int i = 0; i < shown.length(); i++) {
+            char ch = shown.charAt(i);
+            b.append(ch >= ' ' && ch <= '~' ? ch : '?');
+        }
+        return b.toString();
     }
 }

@@ -5,6 +5,7 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.Authentication;
@@ -41,7 +42,7 @@ public class DayTradingController {
     }
 
     @PostMapping("/commands")
-    @Operation(summary = "Run one day-trading command as this customer (ADD, QUOTE, BUY, COMMIT_BUY, ...)")
+    @Operation(operationId = "dayTradingCommand", summary = "Run one day-trading command as this customer (ADD, QUOTE, BUY, COMMIT_BUY, ...)")
     @ApiResponse(responseCode = "200", description = "What the command did, once durable")
     @ApiResponse(responseCode = "422", description = "The command was refused (nothing pending, not enough cash or "
             + "shares, no quote yet): the problem details carry the result's fields; it changed nothing and is "
@@ -56,7 +57,7 @@ public class DayTradingController {
     }
 
     @GetMapping(value = "/log", produces = MediaType.APPLICATION_XML_VALUE)
-    @Operation(summary = "My day-trading audit log in this region, as XML valid against the course's logfile.xsd")
+    @Operation(operationId = "dayTradingLog", summary = "My day-trading audit log in this region, as XML valid against the course's logfile.xsd")
     @ApiResponse(responseCode = "200", description = "The log, streamed")
     public ResponseEntity<StreamingResponseBody> log(Authentication auth) {
         String user = auth.getName();
@@ -65,19 +66,27 @@ public class DayTradingController {
                 .body(out -> log.write(user, digits, out));
     }
 
-    /** The request as a command of {@code customerId}: the same reading as a workload line's fields. */
+    /**
+     * The request as a command of {@code customerId}: a field not of its form is a 400 (the schema
+     * says so), fields that do not fit the command a 422, and then the same reading as a workload line's.
+     */
     static DayTradingCommand read(CommandRequest r, String customerId, int digits) {
         if (r.command() == null) {
             throw ApiProblem.badRequest("Missing field", "field 'command' is required");
         }
         DtCommand c = DtCommand.named(r.command()).orElseThrow(() -> ApiProblem.badRequest("Unknown command",
-                "'" + r.command() + "' is not a day-trading command"));
-        if (r.user() != null && !r.user().equals(customerId)) {
-            throw new ApiProblem(org.springframework.http.HttpStatus.FORBIDDEN, "Not your user",
-                    "a customer runs commands as itself: user must be '" + customerId + "' or absent");
-        }
+                "'" + DayTradingCommand.abbreviate(r.command()) + "' is not a day-trading command"));
         if (r.transactionNum() != null && r.transactionNum() < 1) {
             throw ApiProblem.badRequest("Invalid transactionNum", "transactionNum must be positive");
+        }
+        requireForm("user", r.user(), DayTradingCommand.USER_PATTERN);
+        requireForm("stockSymbol", r.stockSymbol(), DayTradingCommand.SYMBOL_PATTERN);
+        requireForm("amount", r.amount(), DayTradingCommand.AMOUNT_PATTERN);
+        requireForm("price", r.price(), DayTradingCommand.AMOUNT_PATTERN);
+        requireForm("filename", r.filename(), DayTradingCommand.FILENAME_PATTERN);
+        if (r.user() != null && !r.user().equals(customerId)) {
+            throw new ApiProblem(HttpStatus.FORBIDDEN, "Not your user",
+                    "a customer runs commands as itself: user must be '" + customerId + "' or absent");
         }
         refuseUnless(c.takesSymbol(), r.stockSymbol(), "stockSymbol", c);
         refuseUnless(c.takesAmount(), r.amount(), "amount", c);
@@ -100,17 +109,23 @@ public class DayTradingController {
         DayTradingCommand command = DayTradingCommand.of(r.transactionNum() == null ? 0 : r.transactionNum(), c,
                 fields.toArray(String[]::new), digits);
         if (command.isMalformed()) {
-            throw ApiProblem.badRequest("Invalid command", command.malformed());
+            throw ApiProblem.unprocessable("Invalid command", command.malformed());
         }
         return command;
     }
 
+    private static void requireForm(String field, String value, String pattern) {
+        if (value != null && !value.matches(pattern)) {
+            throw ApiProblem.badRequest("Invalid " + field, "'" + field + "' must match " + pattern);
+        }
+    }
+
     private static void refuseUnless(boolean takes, String value, String field, DtCommand c) {
         if (takes && value == null) {
-            throw ApiProblem.badRequest("Missing field", c + " needs field '" + field + "'");
+            throw ApiProblem.unprocessable("Missing field", c + " needs field '" + field + "'");
         }
         if (!takes && value != null) {
-            throw ApiProblem.badRequest("Unexpected field", c + " takes no '" + field + "'");
+            throw ApiProblem.unprocessable("Unexpected field", c + " takes no '" + field + "'");
         }
     }
 }

@@ -167,6 +167,36 @@ class DayTradingIT {
     }
 
     @Test
+    void aPendingBuyAndAnArmedAutomaticBuyOutliveARestartOfTheBroker() throws Exception {
+        String u = user();
+        quoteAt("V", 20_000);
+        List<JsonNode> before = batch("[1] ADD," + u + ",5000.00", "[2] BUY," + u + ",V,500.00",
+                "[3] SET_BUY_AMOUNT," + u + ",V,1000.00", "[4] SET_BUY_TRIGGER," + u + ",V,150.00");
+        assertThat(before).allSatisfy(x -> assertThat(x.path("ok").asBoolean()).as("%s", x).isTrue());
+        assertThat(before.get(3).path("cash").path("reserved").asText()).isEqualTo("1300.00");
+
+        String address = stack.testAddress(34);
+        broker.close();
+        broker = new InProcessBroker(stack, "nvirginia", address, Map.of());
+        api = broker.api;
+
+        JsonNode commit = batch("[5] COMMIT_BUY," + u).get(0);
+        assertThat(commit.path("ok").asBoolean()).as("%s", commit).isTrue();
+        assertThat(commit.path("quantity").asLong()).isEqualTo(2);
+        assertThat(commit.path("price").asText()).isEqualTo("200.00");
+        assertThat(commit.path("cash").path("reserved").asText()).isEqualTo("900.00");
+        exchange.tick("V", 14_000, 100);
+        await("the automatic buy armed before the restart filled").atMost(Duration.ofSeconds(15))
+                .until(() -> batch("[6] DISPLAY_SUMMARY," + u).get(0).path("triggersFilled").asLong() == 1);
+        JsonNode summary = batch("[7] DISPLAY_SUMMARY," + u).get(0);
+        assertThat(summary.path("holdings").get(0).path("available").asLong()).isEqualTo(8);
+        assertThat(summary.path("cash").path("reserved").asText()).isEqualTo("0.00");
+        String xml = log(u, null);
+        validate(xml);
+        assertThat(xml).contains("<systemEvent>");
+    }
+
+    @Test
     void malformedLinesAreAnsweredOneByOneAndChangeNothing() {
         String u = user();
         List<JsonNode> r = batch("garbage", "[2] BUY," + u + ",MU", "[3] FOO," + u, "[4] ADD," + u + ",1.234",
@@ -175,7 +205,7 @@ class DayTradingIT {
         assertThat(r.get(0).path("error").asText()).contains("not a command line");
         assertThat(r.get(1).path("error").asText()).contains("BUY takes 3 fields");
         assertThat(r.get(2).path("error").asText()).contains("unknown command");
-        assertThat(r.get(3).path("error").asText()).contains("more than 2 decimals");
+        assertThat(r.get(3).path("error").asText()).contains("invalid amount").contains("up to 2 decimals");
         assertThat(r.get(4).path("ok").asBoolean()).isFalse();
         assertThat(r.get(5).path("cash").path("available").asText()).isEqualTo("5.00");
         assertThat(r.get(6).path("error").asText()).contains("invalid stock symbol");
@@ -202,7 +232,9 @@ class DayTradingIT {
         assertThat(api.send("POST", "/api/v1/day-trading/commands", token,
                 Map.of("command", "ADD", "amount", "1.00", "user", "someoneelse")).status()).isEqualTo(403);
         assertThat(api.send("POST", "/api/v1/day-trading/commands", token,
-                Map.of("command", "QUOTE", "amount", "1.00", "stockSymbol", "MU")).status()).isEqualTo(400);
+                Map.of("command", "QUOTE", "amount", "1.00", "stockSymbol", "MU")).status()).isEqualTo(422);
+        assertThat(api.send("POST", "/api/v1/day-trading/commands", token,
+                Map.of("command", "ADD", "amount", "1e5")).status()).isEqualTo(400);
         assertThat(api.send("POST", "/api/v1/day-trading/commands", token,
                 Map.of("command", "ADD", "amount", "1.00", "colour", "red")).status()).isEqualTo(400);
         assertThat(validate(log(null, token))).containsEntry("userCommand", 2).containsEntry("errorEvent", 1);
