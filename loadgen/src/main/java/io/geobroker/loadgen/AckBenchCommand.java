@@ -5,17 +5,12 @@ import io.geobroker.domain.Topology;
 import io.geobroker.loadgen.ackbench.AckBench;
 import io.geobroker.loadgen.demo.Demo;
 import io.geobroker.loadgen.driver.Target;
-import io.geobroker.stack.WanMode;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -77,44 +72,8 @@ public final class AckBenchCommand implements Callable<Integer> {
     @Option(names = "--no-progress", negatable = false, description = "No progress bar on stderr.")
     boolean noProgress;
 
-    @Option(names = "--target", description = "Topology file of a running deployment (as for run); without it the "
-            + "local system is started and stopped.")
-    Path topologyFile;
-
-    @Option(names = "--admin-token-file", description = "With --target: file holding the brokers' admin token (default: "
-            + "environment GEOBROKER_ADMIN_TOKEN).")
-    Path adminTokenFile;
-
-    @Option(names = "--ready-timeout", defaultValue = "60s", converter = WorkloadOptions.DurationConverter.class,
-            description = "How long to wait for the brokers to be ready and the FIX sessions to log on. Default: ${DEFAULT-VALUE}.")
-    Duration readyTimeout;
-
-    @Option(names = "--prefix", description = "Without --target: loopback address prefix of the stack (default: "
-            + "GEOBROKER_STACK_PREFIX or 127.0).")
-    String prefix;
-
-    @Option(names = "--work-dir", description = "Without --target: the stack's data and the services' logs (default: "
-            + "<repository>/.demo, as the demo).")
-    Path workDir;
-
-    @Option(names = "--wan", defaultValue = "auto", description = "Without --target: auto | on | off, the emulated WAN. "
-            + "Default: ${DEFAULT-VALUE}.")
-    String wan;
-
-    @Option(names = "--broker-heap-mb", defaultValue = "512", description = "Without --target: heap of each broker. "
-            + "Default: ${DEFAULT-VALUE}.")
-    int brokerHeapMb;
-
-    @Option(names = "--broker-jvm-option", description = "Without --target: an extra JVM option for each broker (repeatable).")
-    List<String> brokerJvmOptions = new ArrayList<>();
-
-    @Option(names = "--jit", defaultValue = "c1-only", description = "Without --target: c1-only | tiered, for every JVM "
-            + "started. Default: ${DEFAULT-VALUE}.")
-    String jit;
-
-    @Option(names = "--start-timeout", defaultValue = "300s", converter = WorkloadOptions.DurationConverter.class,
-            description = "Without --target: bound on starting the stack and the services. Default: ${DEFAULT-VALUE}.")
-    Duration startTimeout;
+    @CommandLine.Mixin
+    StackOptions stack;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -135,13 +94,13 @@ public final class AckBenchCommand implements Callable<Integer> {
         if (fixPort < 1 || fixPort > 65_535) {
             throw usage("--fix-port must be a TCP port (1-65535)");
         }
-        for (Duration d : List.of(ackTimeout, roundTimeout, setupTimeout, readyTimeout, startTimeout)) {
+        for (Duration d : List.of(ackTimeout, roundTimeout, setupTimeout, stack.readyTimeout, stack.startTimeout)) {
             if (d.isZero() || d.isNegative()) {
                 throw usage("timeouts must be positive");
             }
         }
         return new AckBench.Settings(p, region, clients, orders, warmupOrders, fixPort, ackTimeout, roundTimeout,
-                setupTimeout, readyTimeout, out, !noProgress);
+                setupTimeout, stack.readyTimeout, out, !noProgress);
     }
 
     /** Threads and connections (or FIX sessions) the load generator opens at once. */
@@ -150,64 +109,27 @@ public final class AckBenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         AckBench.Settings settings = settings();
-        if (topologyFile != null) {
-            if (!Files.isRegularFile(topologyFile)) {
-                throw usage("--target " + topologyFile + ": no such file");
-            }
-            Target target = Target.of(Topology.load(topologyFile), Map.of(), Map.of(), adminToken(), Topics.standard(),
-                    "topology " + topologyFile);
-            AckBench.run(target, settings, List.of(), Map.of());
+        Optional<Target> running = stack.target(spec);
+        if (running.isPresent()) {
+            AckBench.run(running.get(), settings, List.of(), Map.of());
             return 0;
         }
-        WanMode wanMode = switch (wan.toLowerCase(Locale.ROOT)) {
-            case "auto" -> WanMode.AUTO;
-            case "on" -> WanMode.ON;
-            case "off" -> WanMode.OFF;
-            default -> throw usage("--wan must be auto, on or off");
-        };
-        List<String> jitOptions = switch (jit.toLowerCase(Locale.ROOT)) {
-            case "c1-only" -> List.of(DemoCommand.C1_ONLY);
-            case "tiered" -> List.of();
-            default -> throw usage("--jit must be c1-only or tiered");
-        };
-        if (brokerHeapMb < 128) {
-            throw usage("--broker-heap-mb must be at least 128");
-        }
-        List<String> brokerOptions = new ArrayList<>(jitOptions);
-        brokerOptions.addAll(brokerJvmOptions);
-        Path root = DemoCommand.repositoryRoot();
-        String addressPrefix = prefix != null ? prefix : System.getenv().getOrDefault("GEOBROKER_STACK_PREFIX", "127.0");
         // The demo's deployment and defaults; its ticker service stays paused: the rounds measure acks.
-        Demo.Settings demoSettings = new Demo.Settings(root, workDir != null ? workDir : root.resolve(".demo"),
-                addressPrefix, wanMode, 1, 256, jitOptions, brokerHeapMb, brokerOptions, false, startTimeout,
-                Optional.of(new Demo.TickerService(256, jitOptions, 42, 10, 0)));
+        Demo.Settings demoSettings = stack.demoSettings(spec,
+                new Demo.TickerService(256, stack.jitOptions(spec), 42, 10, 0));
         try (Demo demo = new Demo(demoSettings)) {
             Topology topology = demo.start();
             Target target = Target.of(topology, Map.of(), Map.of(), demo.adminToken(), Topics.standard(),
-                    "local stack " + addressPrefix + ".x (" + demo.wanStatus() + ")");
+                    "local stack " + stack.addressPrefix() + ".x (" + demo.wanStatus() + ")");
             Map<String, String> conditions = new LinkedHashMap<>();
-            conditions.put("deployment", "local stack on this machine: one Cassandra 5.0 node per DC (256 MB heap), one "
-                    + "Kafka broker per region, one broker-service per region (" + brokerHeapMb + " MB heap"
-                    + (brokerJvmOptions.isEmpty() ? "" : ", " + String.join(" ", brokerJvmOptions)) + "), the ticker "
-                    + "service paused; JIT: " + (jitOptions.isEmpty() ? "tiered" : "C1 only in every JVM started"));
+            conditions.put("deployment", stack.deployment("the ticker service paused"));
             conditions.put("WAN", demo.wanStatus());
             AckBench.run(target, settings, demo.processGroups(), conditions);
         }
         return 0;
     }
 
-    private String adminToken() throws IOException {
-        if (adminTokenFile != null) {
-            return Files.readString(adminTokenFile, StandardCharsets.UTF_8).trim();
-        }
-        String env = System.getenv("GEOBROKER_ADMIN_TOKEN");
-        if (env == null || env.isBlank()) {
-            throw usage("no admin token: pass --admin-token-file or set GEOBROKER_ADMIN_TOKEN");
-        }
-        return env.trim();
-    }
-
     private CommandLine.ParameterException usage(String message) {
-        return new CommandLine.ParameterException(spec.commandLine(), message);
+        return StackOptions.usage(spec, message);
     }
 }

@@ -7,14 +7,15 @@ import picocli.CommandLine.Command;
 /**
  * The {@code loadgen} command line: {@code demo} (the local two-region system under load),
  * {@code up} / {@code down} (the local system left running for a person), {@code run} (drive an
- * already-running deployment), {@code ack-bench} (order acknowledgements over REST or FIX) and
- * {@code calc} (cost and write amplification). Exit codes:
+ * already-running deployment), {@code ack-bench} (order acknowledgements over REST or FIX),
+ * {@code workload} (replay or generate a day-trading workload file) and {@code calc} (cost and
+ * write amplification). Exit codes:
  * 0 success, 1 the run failed (unreachable, not ready, errors), 2 bad usage.
  */
 @Command(name = "loadgen", mixinStandardHelpOptions = true, version = "geobroker loadgen 0.1.0",
         description = "geobroker load generator, latency report and cost calculator.",
         subcommands = {CalcCommand.class, RunCommand.class, DemoCommand.class, UpCommand.class, DownCommand.class,
-                AckBenchCommand.class,
+                AckBenchCommand.class, DayTradingCommand.class,
                 ReportCommand.class, CommandLine.HelpCommand.class})
 public final class Loadgen implements Runnable {
 
@@ -50,6 +51,6 @@ public final class Loadgen implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "choose a command: demo, up, down, run, ack-bench or calc");
+        throw new CommandLine.ParameterException(spec.commandLine(), "choose a command: demo, up, down, run, ack-bench, workload or calc");
     }
 }

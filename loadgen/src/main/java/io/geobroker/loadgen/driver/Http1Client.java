@@ -77,7 +77,7 @@ public final class Http1Client implements AutoCloseable {
 
     /** {@code POST path} with a JSON body and a bearer token, answered on a worker thread. */
     CompletableFuture<Response> postJson(String path, String bearerToken, byte[] body) {
-        byte[] head = head(path, bearerToken, body.length);
+        byte[] head = head(path, bearerToken, JSON, body.length);
         CompletableFuture<Response> result = new CompletableFuture<>();
         try {
             workers.execute(() -> {
@@ -101,12 +101,19 @@ public final class Http1Client implements AutoCloseable {
      * over that thread's own kept-alive connection (opened on its first call).
      */
     public Response post(String path, String bearerToken, byte[] body) throws IOException {
-        return exchange(head(path, bearerToken, body.length), body);
+        return post(path, bearerToken, JSON, body);
     }
 
-    private byte[] head(String path, String bearerToken, int length) {
+    /** As {@link #post(String, String, byte[])}, with a body of another content type. */
+    public Response post(String path, String bearerToken, String contentType, byte[] body) throws IOException {
+        return exchange(head(path, bearerToken, contentType, body.length), body);
+    }
+
+    private static final String JSON = "application/json";
+
+    private byte[] head(String path, String bearerToken, String contentType, int length) {
         return ("POST " + path + " HTTP/1.1\r\nHost: " + hostHeader
-                + "\r\nContent-Type: application/json\r\nAccept: application/json\r\nAuthorization: Bearer "
+                + "\r\nContent-Type: " + contentType + "\r\nAccept: application/json\r\nAuthorization: Bearer "
                 + bearerToken + "\r\nContent-Length: " + length + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
     }
 
