@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
 @Command(name = "loadgen", mixinStandardHelpOptions = true, version = "geobroker loadgen 0.1.0",
         description = "geobroker load generator, latency report and cost calculator.",
         subcommands = {CalcCommand.class, RunCommand.class, DemoCommand.class, UpCommand.class, DownCommand.class,
-                AckBenchCommand.class, DayTradingCommand.class,
+                AckBenchCommand.class, WorkloadCommand.class,
                 ReportCommand.class, CommandLine.HelpCommand.class})
 public final class Loadgen implements Runnable {
 

@@ -37,7 +37,7 @@ import java.util.concurrent.Callable;
                 + "users concurrently and each user's commands in order, in batches; download and validate every "
                 + "DUMPLOG's log; check cash, shares and trigger fills per user at the end; print and write the report "
                 + "(workload.json, workload.html). With --generate, write a workload file instead.")
-public final class DayTradingCommand implements Callable<Integer> {
+public final class WorkloadCommand implements Callable<Integer> {
 
     @Parameters(arity = "0..1", paramLabel = "FILE", description = "The workload file to replay.")
     Path file;

@@ -18,7 +18,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class DayTradingCommandTest {
+class WorkloadCommandTest {
 
     @TempDir
     Path dir;
@@ -42,7 +42,7 @@ class DayTradingCommandTest {
     }
 
     private Replayer.Settings parse(String... args) {
-        DayTradingCommand command = new DayTradingCommand();
+        WorkloadCommand command = new WorkloadCommand();
         new CommandLine(command).parseArgs(args);
         return command.settings();
     }
