@@ -4,7 +4,9 @@ import io.geobroker.domain.Side;
 import io.micrometer.core.instrument.Counter;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Customers' cash and holdings as the engine holds them: each read from Cassandra the first time a
@@ -17,7 +19,8 @@ final class Accounts {
     interface Loader {
         CashAccount cash(String customerId, String currency);
 
-        Holding holding(String customerId, String symbol);
+        /** Every stored holding of the customer, by symbol (one partition: one read for all its symbols). */
+        Map<String, Holding> holdings(String customerId);
     }
 
     /** Why an order could not be reserved for: the metric's reason and the text the customer reads. */
@@ -27,6 +30,8 @@ final class Accounts {
     private final Loader loader;
     private final Map<String, CashAccount> cash = new HashMap<>();
     private final Map<String, Holding> holdings = new HashMap<>();
+    /** Customers whose stored holdings have all been read (a symbol with no row then holds nothing). */
+    private final Set<String> holdingsRead = new HashSet<>();
 
     Accounts(Loader loader) {
         this.loader = loader;
@@ -44,8 +49,8 @@ final class Accounts {
             }
 
             @Override
-            public Holding holding(String customerId, String symbol) {
-                return retry.untilAnswered("reading a holding", rereads, () -> store.holding(customerId, symbol));
+            public Map<String, Holding> holdings(String customerId) {
+                return retry.untilAnswered("reading holdings", rereads, () -> store.holdings(customerId));
             }
         });
     }
@@ -55,9 +60,27 @@ final class Accounts {
         return cash.computeIfAbsent(customerId + '\u0000' + currency, k -> loader.cash(customerId, currency));
     }
 
-    /** A customer's holding of a symbol. */
+    /**
+     * A customer's holding of a symbol. The first time one of the customer's holdings is needed, all
+     * of them are read at once (they share a partition): a customer trading many symbols costs one
+     * read, not one per symbol. What is in memory is authoritative and stays as it is.
+     */
     Holding holding(String customerId, String symbol) {
-        return holdings.computeIfAbsent(customerId + '\u0000' + symbol, k -> loader.holding(customerId, symbol));
+        String key = customerId + '\u0000' + symbol;
+        Holding h = holdings.get(key);
+        if (h != null) {
+            return h;
+        }
+        if (holdingsRead.add(customerId)) {
+            loader.holdings(customerId).forEach((s, stored) -> holdings.putIfAbsent(customerId + '\u0000' + s, stored));
+            h = holdings.get(key);
+            if (h != null) {
+                return h;
+            }
+        }
+        h = new Holding(customerId, symbol, 0, 0);
+        holdings.put(key, h);
+        return h;
     }
 
     /**

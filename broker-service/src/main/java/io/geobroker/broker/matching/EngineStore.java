@@ -19,6 +19,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.HashMap;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -55,7 +57,7 @@ final class EngineStore {
     private final PreparedStatement selectSymbolState;
     private final PreparedStatement selectOpenOrders;
     private final PreparedStatement selectCash;
-    private final PreparedStatement selectHolding;
+    private final PreparedStatement selectHoldings;
     private final PreparedStatement selectFills;
     private final PreparedStatement insertOrder;
     private final PreparedStatement insertOrderByCustomer;
@@ -81,7 +83,7 @@ final class EngineStore {
         selectOpenOrders = session.prepare("SELECT order_id, customer_id, sequence FROM symbol_orders "
                 + "WHERE symbol = ? AND generation = ?");
         selectCash = session.prepare("SELECT available, reserved FROM cash WHERE customer_id = ? AND currency = ?");
-        selectHolding = session.prepare("SELECT available, reserved FROM holdings WHERE customer_id = ? AND symbol = ?");
+        selectHoldings = session.prepare("SELECT symbol, available, reserved FROM holdings WHERE customer_id = ?");
         selectFills = session.prepare("SELECT * FROM symbol_fills WHERE symbol = ? AND ticker_sequence >= ? "
                 + "AND ticker_sequence <= ?");
         insertOrder = session.prepare("INSERT INTO customer_orders (" + OrderDao.ORDER_COLUMNS + ") VALUES ("
@@ -145,10 +147,14 @@ final class EngineStore {
                 : new CashAccount(customerId, currency, r.getLong("available"), r.getLong("reserved"));
     }
 
-    Holding holding(String customerId, String symbol) {
-        Row r = session.execute(selectHolding.bind(customerId, symbol)).one();
-        return r == null ? new Holding(customerId, symbol, 0, 0)
-                : new Holding(customerId, symbol, r.getLong("available"), r.getLong("reserved"));
+    /** Every stored holding of the customer, by symbol. */
+    Map<String, Holding> holdings(String customerId) {
+        Map<String, Holding> held = new HashMap<>();
+        for (Row r : session.execute(selectHoldings.bind(customerId))) {
+            String symbol = r.getString("symbol");
+            held.put(symbol, new Holding(customerId, symbol, r.getLong("available"), r.getLong("reserved")));
+        }
+        return held;
     }
 
     /** The fills of the symbol's tickers {@code first} to {@code last}, in ticker order. */

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,9 +21,9 @@ class AccountsTest {
         }
 
         @Override
-        public Holding holding(String customerId, String symbol) {
-            reads.add("holding " + customerId + " " + symbol);
-            return new Holding(customerId, symbol, 50, 0);
+        public Map<String, Holding> holdings(String customerId) {
+            reads.add("holdings " + customerId);
+            return Map.of("AAPL", new Holding(customerId, "AAPL", 50, 0));
         }
     });
 
@@ -35,7 +36,10 @@ class AccountsTest {
         accounts.cash("c1", "EUR");
         accounts.holding("c1", "AAPL");
         accounts.holding("c1", "AAPL");
-        assertThat(reads).containsExactly("cash c1 USD", "cash c1 EUR", "holding c1 AAPL");
+        accounts.holding("c1", "MSFT");
+        assertThat(reads).containsExactly("cash c1 USD", "cash c1 EUR", "holdings c1");
+        assertThat(accounts.holding("c1", "AAPL").available).isEqualTo(50);
+        assertThat(accounts.holding("c1", "MSFT").available).as("no stored row: nothing held").isZero();
     }
 
     @Test
