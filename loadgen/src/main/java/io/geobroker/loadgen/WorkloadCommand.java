@@ -61,11 +61,11 @@ public final class WorkloadCommand implements Callable<Integer> {
             + "Default: ${DEFAULT-VALUE}.")
     String region;
 
-    @Option(names = "--batch", defaultValue = "200", description = "Lines per batch at most (the broker takes up to "
+    @Option(names = "--batch", defaultValue = "1000", description = "Lines per batch at most (the broker takes up to "
             + "1000). Default: ${DEFAULT-VALUE}.")
     int batch;
 
-    @Option(names = "--concurrency", defaultValue = "8", description = "Batches in flight at once. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--concurrency", defaultValue = "4", description = "Batches in flight at once. Default: ${DEFAULT-VALUE}.")
     int concurrency;
 
     @Option(names = "--read-ahead", defaultValue = "20000", description = "Lines of the file held in memory at most while "

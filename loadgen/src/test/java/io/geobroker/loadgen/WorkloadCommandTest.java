@@ -48,12 +48,12 @@ class WorkloadCommandTest {
     }
 
     @Test
-    void defaults_are_the_briefs() throws Exception {
+    void defaults_are_the_measured_best_batch_size_and_concurrency() throws Exception {
         Path file = Files.writeString(dir.resolve("wl.txt"), "[1] ADD,a,1.00 ");
         Replayer.Settings s = parse(file.toString());
         assertThat(s.region()).isEqualTo("nvirginia");
-        assertThat(s.batchSize()).isEqualTo(200);
-        assertThat(s.concurrency()).isEqualTo(8);
+        assertThat(s.batchSize()).isEqualTo(1000);
+        assertThat(s.concurrency()).isEqualTo(4);
         assertThat(s.settle()).isEqualTo(Duration.ofSeconds(2));
         assertThat(s.finalDumplog()).isTrue();
         assertThat(s.userPrefix()).matches("w[a-z0-9]{4}-");
