@@ -62,8 +62,9 @@ final class DayTrading {
     private final Mac signer;
 
     private final Map<String, DayTrader> traders = new HashMap<>();
-    /** (user, hour) pairs whose index rows are written. */
+    /** Users whose index rows of {@link #indexedHour} are written (events are logged in the current hour only). */
     private final Set<String> indexed = new HashSet<>();
+    private long indexedHour = -1;
     private long lastSeq;
 
     DayTrading(Map<String, SymbolState> symbols, String currency, int digits, Accounts accounts, OrderLifecycle orders,
@@ -542,7 +543,11 @@ final class DayTrading {
         String customer = user == null ? "" : user;
         long at = clock.millis();
         long hour = at / 3_600_000;
-        if (indexed.add(customer + '\u0000' + hour)) {
+        if (hour != indexedHour) {
+            indexed.clear();
+            indexedHour = hour;
+        }
+        if (indexed.add(customer)) {
             group.transactions.add(store.hour(customer, hour));
             group.transactions.add(store.userHour(customer, hour));
             group.transactions.add(store.day(Math.floorDiv(hour, 24)));
