@@ -12,6 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Cassandra's own counters of each DC's nodes, read from their virtual tables: the table writes
@@ -89,6 +92,8 @@ public final class CassandraCounters implements AutoCloseable {
         return counters;
     }
 
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
+
     private static SimpleStatement on(Node node, SimpleStatement statement) {
         return statement.setNode(node).setTimeout(TIMEOUT);
     }
@@ -99,8 +104,22 @@ public final class CassandraCounters implements AutoCloseable {
                 : new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
     }
 
+    /**
+     * Closes the sessions, waiting at most {@link #CLOSE_WAIT} for each and then forcing it: this
+     * runs in the shutdown path of `up` and `demo`, where a close that never completes once kept
+     * the process (and `down`) waiting for good.
+     */
     @Override
     public void close() {
-        sessions.forEach(CqlSession::close);
+        for (CqlSession s : sessions) {
+            try {
+                s.closeAsync().toCompletableFuture().get(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                s.forceCloseAsync();
+            } catch (ExecutionException | TimeoutException e) {
+                s.forceCloseAsync();
+            }
+        }
     }
 }
