@@ -84,6 +84,10 @@ run "rest_opens_to_configured_cidrs" {
     condition     = strcontains(yamldecode(aws_instance.broker.user_data).write_files[2].content, "GEOBROKER_FIX_STORE=/var/lib/geobroker/fix") && strcontains(yamldecode(aws_instance.broker.user_data).write_files[2].content, "StateDirectory=geobroker")
     error_message = "the broker's FIX message store lives on the instance's disk, across restarts"
   }
+  assert {
+    condition     = strcontains(yamldecode(aws_instance.broker.user_data).write_files[2].content, "GEOBROKER_FIX_FILL_REGIONS=sydney") && strcontains(yamldecode(aws_instance.broker.user_data).write_files[2].content, "GEOBROKER_LIVE_PRICE_REGIONS=sydney")
+    error_message = "trade reports and live prices read only the broker's own region's Kafka (others are not reachable)"
+  }
 }
 
 run "instances_are_private_imdsv2_and_encrypted" {

@@ -35,10 +35,11 @@ import java.util.concurrent.TimeUnit;
  * before the engine applies it; one thread pushes whatever changed at most every
  * {@link #COALESCE} (so a page gets one event per ~20 ms, not one per ticker, and a ticker is on
  * its way to the pages within that time; {@code geobroker.live.price.push} times each from the
- * consumer to the written event). Other regions' symbols have no ticker here: their home
- * broker writes its latest quote to {@code symbol_state} (every {@code quote-persist-interval}) and
- * Cassandra replicates it; this broker reads that table every {@link #REMOTE_POLL} while a page is
- * open. Fills are pushed to the pages of the customer whose order filled, as soon as the engine has
+ * consumer to the written event). Other regions' tickers come the same way from their own Kafka
+ * while a page is open ({@link RemotePrices}), where the deployment lets a broker reach it; in
+ * any case their home broker writes its latest quote to {@code symbol_state} (every
+ * {@code quote-persist-interval}) and Cassandra replicates it, and this broker reads that table every
+ * {@link #REMOTE_POLL} while a page is open (source "replicated"). Fills are pushed to the pages of the customer whose order filled, as soon as the engine has
  * made them durable. Nothing is kept per page but its stream; with no page open nothing is done.
  */
 @Component
@@ -102,7 +103,7 @@ public class LiveFeed implements FillListener, SmartLifecycle {
 
     // ---- producers
 
-    /** A ticker of this region's exchanges, as the consumer received it. Never blocks. */
+    /** A ticker as a consumer received it (this region's, or another's read by {@link RemotePrices}). Never blocks. */
     public void tickerReceived(Ticker ticker) {
         if (subscribers.isEmpty()) {
             return;
