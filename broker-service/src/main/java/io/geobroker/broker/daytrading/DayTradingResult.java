@@ -12,8 +12,8 @@ import java.util.List;
 public record DayTradingResult(long transactionNum, String command, String user, boolean ok, String error,
                                long engineMicros, String stockSymbol, String symbol, String price, Long quantity,
                                String amount, Cash cash, List<HoldingView> holdings, List<PendingView> pendingBuys,
-                               List<PendingView> pendingSells, List<TriggerView> triggers, Long triggersFilled,
-                               Long commandsLogged, LogLink log) {
+                               List<PendingView> pendingSells, List<TriggerView> triggers,
+                               List<TransactionView> transactions, Long triggersFilled, Long commandsLogged, LogLink log) {
 
     /** The user's cash in the region's currency after the command. */
     public record Cash(String currency, String available, String reserved) {
@@ -30,6 +30,11 @@ public record DayTradingResult(long transactionNum, String command, String user,
     /** An automatic buy or sell: its amount, and once armed its price and the limit order that executes it. */
     public record TriggerView(String side, String symbol, String stockSymbol, String amount, String price,
                               String orderId, String status) {
+    }
+
+    /** One of the user's latest cash movements: an amount added or removed, and the shares of a trade. */
+    public record TransactionView(long transactionNum, String command, String action, String amount, String symbol,
+                                  Long shares, long atMillis) {
     }
 
     /** Where a DUMPLOG's log is read (GET, as XML). */
@@ -53,6 +58,7 @@ public record DayTradingResult(long transactionNum, String command, String user,
         public List<PendingView> pendingBuys;
         public List<PendingView> pendingSells;
         public List<TriggerView> triggers;
+        public List<TransactionView> transactions;
         public Long triggersFilled;
         public Long commandsLogged;
         public LogLink log;
@@ -66,8 +72,8 @@ public record DayTradingResult(long transactionNum, String command, String user,
 
         public DayTradingResult build() {
             return new DayTradingResult(transactionNum, command, user, error == null, error, engineMicros, stockSymbol,
-                    symbol, price, quantity, amount, cash, holdings, pendingBuys, pendingSells, triggers, triggersFilled,
-                    commandsLogged, log);
+                    symbol, price, quantity, amount, cash, holdings, pendingBuys, pendingSells, triggers, transactions,
+                    triggersFilled, commandsLogged, log);
         }
     }
 }

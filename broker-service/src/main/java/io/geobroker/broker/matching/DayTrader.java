@@ -38,9 +38,18 @@ final class DayTrader {
         }
     }
 
+    /** A movement of the user's cash (and shares, for a trade), as DISPLAY_SUMMARY lists the latest. */
+    record Transaction(long transactionNum, String command, String action, long funds, String symbol, Long shares,
+                       long atMillis) {
+    }
+
+    /** How many of the latest transactions are kept for DISPLAY_SUMMARY (all of them are in the log). */
+    static final int RECENT_TRANSACTIONS = 20;
+
     /** The stored form. */
     record State(List<Pending> buys, List<Pending> sells, TreeMap<String, Trigger> buyTriggers,
-                 TreeMap<String, Trigger> sellTriggers, long triggersFilled, long commandsLogged, TreeSet<String> symbols) {
+                 TreeMap<String, Trigger> sellTriggers, long triggersFilled, long commandsLogged, TreeSet<String> symbols,
+                 List<Transaction> recent) {
     }
 
     final String customerId;
@@ -49,6 +58,8 @@ final class DayTrader {
     final TreeMap<String, Trigger> buyTriggers;
     final TreeMap<String, Trigger> sellTriggers;
     final TreeSet<String> symbols;
+    /** The latest transactions, oldest first. */
+    final List<Transaction> recent;
     long triggersFilled;
     long commandsLogged;
 
@@ -61,10 +72,18 @@ final class DayTrader {
         this.symbols = state == null ? new TreeSet<>() : state.symbols();
         this.triggersFilled = state == null ? 0 : state.triggersFilled();
         this.commandsLogged = state == null ? 0 : state.commandsLogged();
+        this.recent = state == null || state.recent() == null ? new ArrayList<>() : new ArrayList<>(state.recent());
     }
 
     State state() {
-        return new State(buys, sells, buyTriggers, sellTriggers, triggersFilled, commandsLogged, symbols);
+        return new State(buys, sells, buyTriggers, sellTriggers, triggersFilled, commandsLogged, symbols, recent);
+    }
+
+    void remember(Transaction t) {
+        recent.add(t);
+        if (recent.size() > RECENT_TRANSACTIONS) {
+            recent.remove(0);
+        }
     }
 
     /** The automatic buy or sell whose order is {@code orderId}, or null. */

@@ -166,7 +166,7 @@ final class DayTrading {
         group.cash.add(account);
         group.transactions.add(engineStore.transaction(t.customerId, now(), java.util.UUID.randomUUID(), "DEPOSIT",
                 currency, c.amount(), null, null, null, null, region));
-        accountEvent(t.customerId, c.transactionNum(), "add", c.amount());
+        transaction(t, c.transactionNum(), DtCommand.ADD, "add", c.amount(), null, null);
         r.amount = money(c.amount());
         return null;
     }
@@ -234,7 +234,8 @@ final class DayTrading {
         orders.executeAt(s, n, p.price(), p.reserved());
         long notional = p.quantity() * p.price();
         t.symbols.add(s.symbol());
-        accountEvent(t.customerId, c.transactionNum(), side == Side.BUY ? "remove" : "add", notional);
+        transaction(t, c.transactionNum(), c.command(), side == Side.BUY ? "remove" : "add", notional, s.symbol(),
+                side == Side.BUY ? p.quantity() : -p.quantity());
         sharesEvent(t.customerId, c.transactionNum(), c.command(), p.stockSymbol(), side == Side.BUY ? p.quantity()
                 : -p.quantity(), s.symbol());
         r.stockSymbol = p.stockSymbol();
@@ -366,6 +367,8 @@ final class DayTrading {
         t.buyTriggers.values().forEach(x -> triggers.add(triggerView(x, Side.BUY)));
         t.sellTriggers.values().forEach(x -> triggers.add(triggerView(x, Side.SELL)));
         r.triggers = triggers;
+        r.transactions = t.recent.stream().map(x -> new DayTradingResult.TransactionView(x.transactionNum(), x.command(),
+                x.action(), money(x.funds()), x.symbol(), x.shares(), x.atMillis())).toList();
         r.triggersFilled = t.triggersFilled;
         r.commandsLogged = t.commandsLogged;
         return null;
@@ -433,7 +436,8 @@ final class DayTrading {
         long notional = quantity * price;
         event(t.customerId, trigger.transactionNum, "systemEvent", command, trigger.stockSymbol, null, notional, null,
                 null, null, null, null);
-        accountEvent(t.customerId, trigger.transactionNum, o.side == Side.BUY ? "remove" : "add", notional);
+        transaction(t, trigger.transactionNum, command, o.side == Side.BUY ? "remove" : "add", notional, o.symbol,
+                o.side == Side.BUY ? quantity : -quantity);
         sharesEvent(t.customerId, trigger.transactionNum, command, trigger.stockSymbol,
                 o.side == Side.BUY ? quantity : -quantity, o.symbol);
         if (o.status == OrderStatus.FILLED) {
@@ -526,6 +530,13 @@ final class DayTrading {
     }
 
     // ---- the audit log
+
+    /** A movement of the user's total cash: logged as an accountTransaction and kept among its latest. */
+    private void transaction(DayTrader t, long transactionNum, DtCommand command, String action, long funds,
+                             String symbol, Long shares) {
+        accountEvent(t.customerId, transactionNum, action, funds);
+        t.remember(new DayTrader.Transaction(transactionNum, command.name(), action, funds, symbol, shares, clock.millis()));
+    }
 
     private void accountEvent(String user, long transactionNum, String action, long funds) {
         event(user, transactionNum, "accountTransaction", null, null, null, funds, null, null, null, action, null);

@@ -102,6 +102,14 @@ class DayTradingIT {
         assertThat(summary.path("holdings").get(0).path("available").asLong()).isEqualTo(2);
         assertThat(summary.path("holdings").get(0).path("reserved").asLong()).isZero();
         assertThat(summary.path("commandsLogged").asLong()).isEqualTo(8);
+        JsonNode moves = summary.path("transactions");
+        assertThat(moves).hasSize(2);
+        assertThat(moves.get(0).path("command").asText() + " " + moves.get(0).path("action").asText() + " "
+                + moves.get(0).path("amount").asText()).isEqualTo("ADD add 1000.00");
+        assertThat(moves.get(1).path("command").asText() + " " + moves.get(1).path("action").asText() + " "
+                + moves.get(1).path("amount").asText() + " " + moves.get(1).path("shares").asLong() + " "
+                + moves.get(1).path("symbol").asText()).isEqualTo("COMMIT_BUY remove 200.00 2 MU");
+        assertThat(moves.get(1).path("transactionNum").asLong()).isEqualTo(4);
         assertThat(r.get(8).path("log").path("path").asText()).isEqualTo("/admin/v1/day-trading/log");
 
         // the same accounts as the REST API's, and the commit is a FILLED order with its fill published
