@@ -1,6 +1,5 @@
 package io.geobroker.broker.account;
 
-import io.geobroker.broker.config.BrokerProperties;
 import io.geobroker.broker.matching.Engine;
 import io.geobroker.broker.matching.Outcomes;
 import io.geobroker.broker.quote.QuoteDao;
@@ -28,9 +27,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /** The customer's cash, holdings and ledger. Amounts are integer minor units of their currency. */
 @RestController
@@ -68,16 +64,14 @@ public class AccountController {
     private final Engine engine;
     private final Routing routing;
     private final SymbolDirectory directory;
-    private final BrokerProperties properties;
 
     public AccountController(AccountDao accounts, QuoteDao quotes, Engine engine, Routing routing,
-                             SymbolDirectory directory, BrokerProperties properties) {
+                             SymbolDirectory directory) {
         this.accounts = accounts;
         this.quotes = quotes;
         this.engine = engine;
         this.routing = routing;
         this.directory = directory;
-        this.properties = properties;
     }
 
     @PostMapping("/deposits")
@@ -115,7 +109,7 @@ public class AccountController {
                     request.currency() + " cash is held by region " + home + "; use that region's broker",
                     Map.of("homeRegion", home));
         }
-        Outcomes.Movement result = await(engine.moveCash(customerId, request.currency(), sign * request.amount()));
+        Outcomes.Movement result = engine.await(engine.moveCash(customerId, request.currency(), sign * request.amount()));
         if (!result.applied()) {
             throw ApiProblem.unprocessable("Insufficient cash", result.reason());
         }
@@ -177,18 +171,5 @@ public class AccountController {
                         e.getValue()[0] + e.getValue()[1] + e.getValue()[2]))
                 .toList();
         return new Summary(auth.getName(), currencies, holdings);
-    }
-
-    private <T> T await(java.util.concurrent.CompletableFuture<T> future) {
-        try {
-            return future.get(properties.engine().commandTimeout().toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            throw new Engine.EngineBusyException();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new Engine.EngineBusyException();
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
-        }
     }
 }

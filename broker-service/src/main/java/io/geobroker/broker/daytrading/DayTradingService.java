@@ -2,7 +2,6 @@ package io.geobroker.broker.daytrading;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.geobroker.broker.config.BrokerProperties;
 import io.geobroker.broker.matching.Engine;
 import io.geobroker.broker.web.ApiProblem;
 import org.springframework.http.HttpStatus;
@@ -11,10 +10,6 @@ import org.springframework.stereotype.Service;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -29,14 +24,12 @@ public class DayTradingService {
     public static final int MAX_BATCH_LINES = 1_000;
 
     private final Engine engine;
-    private final BrokerProperties properties;
     private final ObjectMapper mapper;
     /** Transaction numbers for commands sent without one: increasing, at least the time in milliseconds. */
     private final AtomicLong lastTransactionNum = new AtomicLong();
 
-    public DayTradingService(Engine engine, BrokerProperties properties, ObjectMapper mapper) {
+    public DayTradingService(Engine engine, ObjectMapper mapper) {
         this.engine = engine;
-        this.properties = properties;
         this.mapper = mapper;
     }
 
@@ -57,14 +50,14 @@ public class DayTradingService {
             }
             commands.add(DayTradingCommand.parseLine(line, 0, minorDigits()));
         }
-        return commands.isEmpty() ? List.of() : await(engine.dayTrade(commands, logPath));
+        return commands.isEmpty() ? List.of() : engine.await(engine.dayTrade(commands, logPath));
     }
 
     public DayTradingResult one(DayTradingCommand command, String logPath) {
         DayTradingCommand c = command.transactionNum() > 0 ? command
                 : command.withTransactionNum(lastTransactionNum.updateAndGet(
                         last -> Math.max(last + 1, System.currentTimeMillis())));
-        return await(engine.dayTrade(List.of(c), logPath)).get(0);
+        return engine.await(engine.dayTrade(List.of(c), logPath)).get(0);
     }
 
     /** A refused command as a 422 whose problem details carry the result's fields. */
@@ -72,18 +65,5 @@ public class DayTradingService {
         Map<String, Object> fields = mapper.convertValue(r, new TypeReference<Map<String, Object>>() {
         });
         return new ApiProblem(HttpStatus.UNPROCESSABLE_ENTITY, "Command refused", r.error(), fields);
-    }
-
-    private <T> T await(CompletableFuture<T> future) {
-        try {
-            return future.get(properties.engine().commandTimeout().toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            throw new Engine.EngineBusyException();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new Engine.EngineBusyException();
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
-        }
     }
 }

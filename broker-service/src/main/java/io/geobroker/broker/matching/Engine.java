@@ -34,7 +34,9 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The single writer of everything this region owns (SPEC §2, ownership principle): the open orders
@@ -210,6 +212,23 @@ public class Engine implements SmartLifecycle {
     /** Queues the offset of a dead-lettered record, committed once the tickers before it are durable. */
     public void skipped(String topic, int partition, long offset) throws InterruptedException {
         queue.put(new Command.Skipped(topic, partition, offset));
+    }
+
+    /**
+     * The outcome of a command a REST call submitted, waiting at most the command timeout: then, or
+     * when interrupted, the engine is busy (a 503 for the caller); a failed command's exception as it is.
+     */
+    public <T> T await(CompletableFuture<T> future) {
+        try {
+            return future.get(config.commandTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw new EngineBusyException();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new EngineBusyException();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        }
     }
 
     /** Waits until the state is rebuilt from Cassandra; false on timeout. */
