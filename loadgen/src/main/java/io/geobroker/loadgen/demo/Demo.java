@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -167,6 +168,11 @@ public final class Demo implements AutoCloseable {
         createTopics(topology, Topics.standard());
         Path services = settings.workDir().resolve("services");
         Files.createDirectories(services);
+        // The stack was wiped: FIX sessions of an earlier run (their sequence numbers, and the
+        // customers whose fills a broker feeds from every region's topic) belong to its data.
+        for (Topology.RegionEndpoints region : topology.regions()) {
+            deleteTree(services.resolve("fix-store-" + region.name()));
+        }
         String peerToken = token();
         for (Topology.RegionEndpoints region : topology.regions()) {
             Path topologyFile = services.resolve("topology-" + region.name() + ".properties");
@@ -221,6 +227,17 @@ public final class Demo implements AutoCloseable {
      * emulated WAN's delay — as the load generator's own publishing did, and as an exchange's feed sits
      * next to its region — so that the WAN never counts in ticker-to-fill.
      */
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+
     private void startTickerService(TickerService ticker, Path jar, Path services) throws IOException {
         Path topologyFile = services.resolve("topology-ticker-service.properties");
         topology.write(topologyFile);
