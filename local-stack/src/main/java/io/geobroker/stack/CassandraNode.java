@@ -142,7 +142,7 @@ record CassandraNode(String name, String region, String dataCenter, String addre
                 .orElseThrow(() -> new StackException("jamm jar missing from the Cassandra class path"));
         List<String> cmd = new ArrayList<>(List.of(java.toString(),
                 "-Xms" + heapMb + "m", "-Xmx" + heapMb + "m", "-Xss256k",
-                "-XX:+UseG1GC", "-XX:CICompilerCount=2", "-XX:+HeapDumpOnOutOfMemoryError",
+                Jdk17.GC, "-XX:CICompilerCount=2", "-XX:+HeapDumpOnOutOfMemoryError",
                 "-XX:HeapDumpPath=" + dir.resolve("logs"),
                 "-javaagent:" + jamm));
         cmd.addAll(JDK17_FLAGS);

@@ -17,6 +17,16 @@ import java.util.regex.Pattern;
  */
 public final class Jdk17 {
 
+    /**
+     * The collector of every JVM the local stack and the demo start (Cassandra, Kafka, the brokers,
+     * the ticker service). Their heaps are 256-512 MB on a machine of a few cores shared by eight
+     * JVMs: the serial collector's young collections of such heaps take milliseconds, and it has no
+     * concurrent threads and cheaper write barriers than G1's. At a quarter of the demo's load the
+     * demo used 1.11 cores with it against 1.17 with G1, ticker-to-fill p99 25 against 30 ms
+     * (docs/results.md).
+     */
+    public static final String GC = "-XX:+UseSerialGC";
+
     private static final Pattern VERSION = Pattern.compile("^JAVA_VERSION=\"([^\"]*)\"", Pattern.MULTILINE);
     static final Path JVM_DIRECTORY = Path.of("/usr/lib/jvm");
 

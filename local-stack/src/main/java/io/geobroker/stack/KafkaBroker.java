@@ -107,7 +107,7 @@ record KafkaBroker(String name, String region, String address, Path dir) {
     private List<String> javaCommand(Path java, List<Path> classPath, Path watchDir, long ownerPid, int heapMb,
                                      List<String> jvmOptions, String main, List<String> args) {
         List<String> cmd = new ArrayList<>(List.of(java.toString(),
-                "-Xms" + heapMb + "m", "-Xmx" + heapMb + "m", "-XX:+UseG1GC", "-XX:CICompilerCount=2",
+                "-Xms" + heapMb + "m", "-Xmx" + heapMb + "m", Jdk17.GC, "-XX:CICompilerCount=2",
                 "-Djava.awt.headless=true",
                 "-Dlog4j2.configurationFile=" + dir.resolve("conf/log4j2.xml"),
                 "-Dkafka.logs.dir=" + logDir(),

@@ -8,6 +8,7 @@ import io.geobroker.loadgen.driver.Driver;
 import io.geobroker.loadgen.driver.ProcessCpu;
 import io.geobroker.loadgen.report.WanTraffic;
 import io.geobroker.schema.SchemaTool;
+import io.geobroker.stack.Jdk17;
 import io.geobroker.stack.LocalStack;
 import io.geobroker.stack.WanMode;
 import org.apache.kafka.clients.admin.Admin;
@@ -261,13 +262,13 @@ public final class Demo implements AutoCloseable {
     }
 
     /**
-     * The ticker service's command line: heap, G1, the extra JVM options, the jar, then its settings —
+     * The ticker service's command line: heap, the serial collector ({@link Jdk17#GC}), the extra JVM options, the jar, then its settings —
      * its HTTP address, paused (rate 0), the run's seed and symbols, and the producer linger of the run.
      */
     static List<String> tickerCommand(String java, TickerService ticker, Path jar, String address, int port,
                                       List<SymbolInfo> symbols) {
         List<String> command = new ArrayList<>(List.of(java, "-Xms" + ticker.heapMb() + "m", "-Xmx" + ticker.heapMb() + "m",
-                "-XX:+UseG1GC"));
+                Jdk17.GC));
         command.addAll(ticker.jvmOptions());
         command.addAll(List.of("-jar", jar.toString(),
                 "--server.address=" + address,
@@ -279,10 +280,10 @@ public final class Demo implements AutoCloseable {
         return command;
     }
 
-    /** The broker's command line: heap, G1, the extra JVM options in order, then the jar. */
+    /** The broker's command line: heap, the serial collector ({@link Jdk17#GC}), the extra JVM options in order, then the jar. */
     static List<String> brokerCommand(String java, Settings settings, Path brokerJar) {
         List<String> command = new ArrayList<>(List.of(java, "-Xms" + settings.brokerHeapMb() + "m",
-                "-Xmx" + settings.brokerHeapMb() + "m", "-XX:+UseG1GC"));
+                "-Xmx" + settings.brokerHeapMb() + "m", Jdk17.GC));
         command.addAll(settings.brokerJvmOptions());
         command.add("-jar");
         command.add(brokerJar.toString());
