@@ -130,7 +130,16 @@ public record BrokerProperties(
                way go together in the next one. More sends each order sooner (up to one request per
                order, each a request for both brokers to handle); fewer waits longer for a free one
                (at most a WAN round trip) and sends more orders per request. */
-            @DefaultValue("4") int peerAnnouncementsInFlight) {
+            @DefaultValue("4") int peerAnnouncementsInFlight,
+            /* How often each peer's liveness is asked, to notice a cut link and its return. */
+            @DefaultValue("1s") Duration linkProbeInterval,
+            /* The engine's batches kept to be written again after a cut link comes back: this long
+               before the cut was noticed (it takes Cassandra ~10 s to call a node down) and all of
+               them after it. */
+            @DefaultValue("30s") Duration resendWindow,
+            /* Bound on the bytes so kept; during a longer cut the oldest are left to Cassandra's
+               hints (0: nothing kept, nothing written again). */
+            @DefaultValue("67108864") long resendMaxBytes) {
     }
 
     /** HTTP request limits. */

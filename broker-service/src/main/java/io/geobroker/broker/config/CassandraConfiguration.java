@@ -60,7 +60,7 @@ public class CassandraConfiguration {
     }
 
     /** The region whose DC the session uses: the broker's own unless remote-DC mode names another. */
-    static Topology.RegionEndpoints dataRegion(Topology topology, Topology.RegionEndpoints local, String configured) {
+    public static Topology.RegionEndpoints dataRegion(Topology topology, Topology.RegionEndpoints local, String configured) {
         if (configured == null || configured.isBlank() || configured.equals(local.name())) {
             return local;
         }

@@ -93,8 +93,8 @@ public class Engine implements SmartLifecycle {
 
     public Engine(OrderDao orderDao, com.datastax.oss.driver.api.core.CqlSession session, FillPublisher publisher,
                   DurableOffsets offsets, Clock clock, BrokerProperties properties, Region region,
-                  SymbolDirectory directory, MeterRegistry meters) {
-        EngineStore store = new EngineStore(session, orderDao);
+                  SymbolDirectory directory, MeterRegistry meters, HealResend healResend) {
+        EngineStore store = new EngineStore(session, orderDao, healResend.recent());
         this.clock = clock;
         this.config = properties.engine();
         this.queue = new ArrayBlockingQueue<>(config.queueCapacity());

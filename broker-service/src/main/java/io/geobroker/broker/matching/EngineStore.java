@@ -54,6 +54,8 @@ final class EngineStore {
 
     private final CqlSession session;
     private final OrderDao orders;
+    /** Every confirmed batch, kept a while to be written again after a cut link heals ({@link HealResend}). */
+    private final RecentWrites<BoundStatement> recent;
     private final PreparedStatement selectSymbolState;
     private final PreparedStatement selectOpenOrders;
     private final PreparedStatement selectCash;
@@ -74,9 +76,10 @@ final class EngineStore {
     private final PreparedStatement deleteFillsBefore;
     private final PreparedStatement markProcessed;
 
-    EngineStore(CqlSession session, OrderDao orders) {
+    EngineStore(CqlSession session, OrderDao orders, RecentWrites<BoundStatement> recent) {
         this.session = session;
         this.orders = orders;
+        this.recent = recent;
         selectSymbolState = session.prepare("SELECT generation, deletions, last_ticker_sequence, next_order_sequence, "
                 + "last_group_first_sequence, quote_price, quote_volume, quote_sequence, quote_exchange_time_micros, "
                 + "quote_updated_at FROM symbol_state WHERE symbol = ?");
@@ -305,6 +308,19 @@ final class EngineStore {
                 .setQueryTimestamp(timestampMicros)
                 .setIdempotent(true);
         session.execute(batch);
+        confirmed(statements, timestampMicros);
+    }
+
+    private void confirmed(List<BoundStatement> statements, long timestampMicros) {
+        long bytes = 0;
+        for (BoundStatement s : statements) {
+            // what the statement holds on to (its values), cheaper than the driver's exact wire size
+            bytes += 64;
+            for (ByteBuffer v : s.getValues()) {
+                bytes += v == null ? 0 : v.remaining();
+            }
+        }
+        recent.add(System.currentTimeMillis(), timestampMicros, statements, bytes);
     }
 
     /**
@@ -328,6 +344,7 @@ final class EngineStore {
                 .setQueryTimestamp(timestampMicros)
                 .setIdempotent(true);
         session.execute(batch);
+        confirmed(statements, timestampMicros);
     }
 
     static Fill toFill(FillRow f, String exchange, String region, long durableTimeMicros) {

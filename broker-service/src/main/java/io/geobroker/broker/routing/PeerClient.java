@@ -121,6 +121,39 @@ public class PeerClient implements SmartLifecycle {
         });
     }
 
+    /** What a probe of a peer's liveness found. */
+    public enum Probe {
+        /** The peer's broker answered. */
+        ANSWERED,
+        /** Its host answered but nothing listens (the broker is down): the link itself works. */
+        REFUSED,
+        /** No answer within the connect or request timeout: the link (or the host) is cut off. */
+        TIMED_OUT
+    }
+
+    /** The regions this broker has a peer URL for. */
+    public java.util.Set<String> peerRegions() {
+        return peers.keySet();
+    }
+
+    /** Asks a peer's liveness endpoint (no token), within the connect and request timeouts. */
+    public CompletableFuture<Probe> probe(String region) {
+        URI base = peers.get(region);
+        if (base == null) {
+            return CompletableFuture.completedFuture(Probe.REFUSED);
+        }
+        HttpRequest request = HttpRequest.newBuilder(base.resolve("/actuator/health/liveness"))
+                .timeout(config.peerRequestTimeout()).GET().build();
+        return http.sendAsync(request, HttpResponse.BodyHandlers.discarding()).handle((response, e) -> {
+            if (e == null) {
+                return Probe.ANSWERED;
+            }
+            Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+            return cause instanceof java.net.ConnectException && !(cause instanceof java.net.http.HttpConnectTimeoutException)
+                    ? Probe.REFUSED : Probe.TIMED_OUT;
+        });
+    }
+
     private HttpRequest request(String region, String path, Object body) {
         URI base = peers.get(region);
         if (base == null || token.isBlank()) {

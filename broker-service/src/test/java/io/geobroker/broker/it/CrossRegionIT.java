@@ -383,25 +383,43 @@ class CrossRegionIT {
             assertThat(api(SYDNEY).order(c.token, placedDuringCut.get(0)).text("status")).isEqualTo("PENDING");
             assertThat(api(SYDNEY).place(c.token, "cut-m", nyse, "BUY", "MARKET", 1).status())
                     .as("nothing was half done: the repeat is still not executed").isEqualTo(503);
+            await("Sydney's broker notices the cut").atMost(Duration.ofSeconds(30))
+                    .until(() -> brokers.get(SYDNEY).api.rawText("/actuator/prometheus").lines()
+                            .anyMatch(l -> l.startsWith("geobroker_link_cut") && l.endsWith(" 1.0")));
         } finally {
             local.restoreLink(SYDNEY, NVIRGINIA);
         }
         long healed = System.nanoTime();
 
+        // Both ways at once, each timed from the heal: Sydney's orders reaching their home engine
+        // (announced again), and Sydney's own writes of the cut reaching N. Virginia's DC.
+        double[] matchable = {-1};
+        double[] replicated = {-1};
+        await("the cut's orders at home and Sydney's writes in N. Virginia's DC").atMost(AFTER_CUT)
+                .pollInterval(Duration.ofMillis(100)).until(() -> {
+                    if (matchable[0] < 0 && placedDuringCut.stream().allMatch(id -> "OPEN".equals(orderRow(NVIRGINIA, c, id)))) {
+                        matchable[0] = (System.nanoTime() - healed) / 1e9;
+                    }
+                    if (replicated[0] < 0 && "FILLED".equals(orderRow(NVIRGINIA, c, asxOrder))) {
+                        replicated[0] = (System.nanoTime() - healed) / 1e9;
+                    }
+                    return matchable[0] >= 0 && replicated[0] >= 0;
+                });
+        System.out.printf("after the link came back: the orders placed during the cut matchable at home in %.1f s; "
+                + "the order filled in Sydney during the cut in N. Virginia's DC after %.1f s%n", matchable[0], replicated[0]);
+        // (the other DC applies a write a one-way delay before its acknowledgement is back)
+        await("Sydney's resend acknowledged").atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(
+                brokers.get(SYDNEY).api.rawText("/actuator/prometheus"))
+                .as("Sydney's engine noticed the cut and wrote its batches of the cut again when the link came back")
+                .containsPattern("geobroker_engine_resent_batches_total(\\{[^}]*})? [1-9]"));
         for (String orderId : placedDuringCut) {
             awaitStatus(NVIRGINIA, c, orderId, "OPEN", AFTER_CUT);
         }
-        double matchable = (System.nanoTime() - healed) / 1e9;
         tick(NVIRGINIA, nyse, 4_000, 1_000);
         for (String orderId : placedDuringCut) {
             awaitStatus(NVIRGINIA, c, orderId, "FILLED");
             awaitStatus(SYDNEY, c, orderId, "FILLED");
         }
-        await().atMost(AFTER_CUT).untilAsserted(() -> assertThat(orderRow(NVIRGINIA, c, asxOrder))
-                .as("the ASX order placed during the cut reached N. Virginia's DC").isEqualTo("FILLED"));
-        System.out.printf("after the link came back: the orders placed during the cut matchable at home in %.1f s; "
-                + "the order filled in Sydney during the cut in N. Virginia's DC after %.1f s%n", matchable,
-                (System.nanoTime() - healed) / 1e9);
         BrokerApi.Response market = api(SYDNEY).place(c.token, "cut-m", nyse, "BUY", "MARKET", 1);
         assertThat(market.status()).as("the market order, repeated after the cut: %s", market.body()).isEqualTo(201);
         assertThat(market.text("status")).isEqualTo("FILLED");

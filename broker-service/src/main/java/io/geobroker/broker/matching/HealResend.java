@@ -1,0 +1,253 @@
+package io.geobroker.broker.matching;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
+import com.datastax.oss.driver.api.core.cql.BatchStatement;
+import com.datastax.oss.driver.api.core.cql.BatchType;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.metadata.Node;
+import com.datastax.oss.driver.api.core.metadata.NodeState;
+import io.geobroker.broker.config.BrokerProperties;
+import io.geobroker.broker.config.CassandraConfiguration;
+import io.geobroker.broker.routing.PeerClient;
+import io.geobroker.domain.Topology;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Brings the other regions' DCs up to date with this engine's writes as soon as a cut link is back,
+ * instead of when Cassandra's hints arrive. A replica in another DC that misses writes during a cut
+ * gets them from the coordinator's hints, but a node looks for hints to send only every 10 s (fixed
+ * in Cassandra 5.0), and hints still being written wait for the check after the one that closes their
+ * file: 10-20 s after the link is back, and more with Cassandra's delivery throttle.
+ *
+ * <p>So the engine keeps its confirmed batches of the last {@code resendWindow} ({@link RecentWrites}).
+ * Every {@code linkProbeInterval} this asks each peer broker's liveness and looks at how the driver
+ * sees the other DCs' nodes (Cassandra's own view, from its gossip). Two probes in a row without an
+ * answer in time, or a node of another DC down, is a cut: from then on every batch is kept. Once every
+ * peer answers (or refuses: its host is reachable) and no node of another DC is down, the kept batches
+ * are written again at their own write timestamps on a thread of their own: the latest until every DC
+ * acknowledged it (EACH_QUORUM), which tells that Cassandra's connection to them carries messages
+ * again, then the others at LOCAL_ONE (Cassandra sends every write to every DC's replicas, so the
+ * other DCs get them within a round trip).
+ * That is safe because every engine write carries absolute values at its group's timestamp: a row
+ * written again is written identically, and anything written later (a later group, a deletion) has
+ * a later timestamp and still wins. A peer broker that restarts is refused, not timed out, so it is
+ * not taken for a cut.
+ */
+@Component
+public class HealResend implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(HealResend.class);
+    /** Probes without an answer in a row that make a cut. */
+    static final int MISSES_FOR_A_CUT = 2;
+    /** Batches written again at a time. */
+    private static final int IN_FLIGHT = 16;
+    /** How soon the first batch is written again when the other DCs did not acknowledge it. */
+    static final java.time.Duration PROBE_RETRY = java.time.Duration.ofMillis(250);
+
+    private final CqlSession session;
+    private final PeerClient peers;
+    private final String localDataCenter;
+    private final BrokerProperties.CrossRegion config;
+    private final RecentWrites<BoundStatement> recent;
+    private final Counter resentBatches;
+    private final Map<String, Integer> misses = new HashMap<>();
+    private final AtomicLong lastResendMillis = new AtomicLong(-1);
+    private ScheduledExecutorService timer;
+    private volatile boolean running;
+    private volatile long cutSinceMillis = -1;
+    private String cutReason = "";
+
+    public HealResend(CqlSession session, PeerClient peers, Topology topology, Topology.RegionEndpoints localRegion,
+                      BrokerProperties properties, MeterRegistry meters) {
+        this.session = session;
+        this.peers = peers;
+        this.config = properties.crossRegion();
+        this.localDataCenter = CassandraConfiguration.dataRegion(topology, localRegion,
+                properties.cassandra().dataCenterRegion()).dataCenter();
+        this.recent = new RecentWrites<>(config.resendWindow().toMillis(), config.resendMaxBytes());
+        this.resentBatches = Counter.builder("geobroker.engine.resent.batches")
+                .description("Engine batches written again after a cut link to another region came back")
+                .register(meters);
+        io.micrometer.core.instrument.Gauge.builder("geobroker.link.cut", () -> cutSinceMillis >= 0 ? 1 : 0)
+                .description("1 while a cut link to another region is noticed (its writes kept to be sent again), else 0")
+                .register(meters);
+    }
+
+    /** Where the engine's store records each batch Cassandra confirmed. */
+    RecentWrites<BoundStatement> recent() {
+        return recent;
+    }
+
+    /** When the last resend finished (ms since the epoch), or -1. */
+    public long lastResendMillis() {
+        return lastResendMillis.get();
+    }
+
+    @Override
+    public void start() {
+        running = true;
+        if (config.resendMaxBytes() == 0 || peers.peerRegions().isEmpty() && otherDataCenterNodes().isEmpty()) {
+            return;
+        }
+        timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "heal-resend");
+            t.setDaemon(true);
+            return t;
+        });
+        long every = config.linkProbeInterval().toMillis();
+        timer.scheduleWithFixedDelay(this::check, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    /** One probe round: notices a cut, or the link's return, and then writes the kept batches again. */
+    private void check() {
+        try {
+            Map<String, CompletableFuture<PeerClient.Probe>> probes = new HashMap<>();
+            for (String region : peers.peerRegions()) {
+                probes.put(region, peers.probe(region));
+            }
+            List<String> unanswered = new ArrayList<>();
+            for (Map.Entry<String, CompletableFuture<PeerClient.Probe>> p : probes.entrySet()) {
+                PeerClient.Probe probe = p.getValue().get(config.peerRequestTimeout().toMillis() + 1_000, TimeUnit.MILLISECONDS);
+                int missed = probe == PeerClient.Probe.TIMED_OUT ? misses.merge(p.getKey(), 1, Integer::sum) : 0;
+                misses.put(p.getKey(), missed);
+                if (missed >= MISSES_FOR_A_CUT) {
+                    unanswered.add(p.getKey());
+                }
+            }
+            List<String> down = otherDataCenterNodes().stream()
+                    .filter(n -> n.getState() == NodeState.DOWN || n.getState() == NodeState.FORCED_DOWN)
+                    .map(n -> n.getDatacenter() + " " + n.getEndPoint())
+                    .toList();
+            long now = System.currentTimeMillis();
+            boolean cut = !unanswered.isEmpty() || !down.isEmpty();
+            if (cut && cutSinceMillis < 0) {
+                cutSinceMillis = now - (long) MISSES_FOR_A_CUT * config.linkProbeInterval().toMillis();
+                cutReason = (unanswered.isEmpty() ? "" : "brokers of " + unanswered + " not answering")
+                        + (unanswered.isEmpty() || down.isEmpty() ? "" : ", ")
+                        + (down.isEmpty() ? "" : "Cassandra nodes down: " + down);
+                recent.hold(cutSinceMillis);
+                log.warn("link to another region cut ({}): keeping this engine's writes to send them again when it is back",
+                        cutReason);
+            } else if (!cut && cutSinceMillis >= 0) {
+                long since = cutSinceMillis;
+                cutSinceMillis = -1;
+                resend(recent.release(now), now - since);
+            }
+            long dropped = recent.takeDropped();
+            if (dropped > 0) {
+                log.warn("{} batches written during the cut no longer kept ({} bytes at most): Cassandra's hints carry them",
+                        dropped, config.resendMaxBytes());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            log.warn("checking the links to other regions failed: {}", e.toString());
+        }
+    }
+
+    private List<Node> otherDataCenterNodes() {
+        return session.getMetadata().getNodes().values().stream()
+                .filter(n -> n.getDatacenter() != null && !n.getDatacenter().equals(localDataCenter))
+                .toList();
+    }
+
+    /**
+     * Writes the kept batches again. The link being back does not mean Cassandra's connection to the
+     * other DC carries messages yet: after a cut it can sit in TCP's retransmission back-off, and a
+     * write queued behind it expires after the write timeout and becomes a hint again. So the latest
+     * batch goes first, at EACH_QUORUM, again every {@link #PROBE_RETRY} until every DC acknowledged
+     * it (at most {@code resendWindow}); then the others, in order, at LOCAL_ONE, up to
+     * {@link #IN_FLIGHT} at a time, over the connection that just carried one.
+     */
+    private void resend(List<RecentWrites.Entry<BoundStatement>> batches, long cutMillis) throws InterruptedException {
+        if (batches.isEmpty()) {
+            log.info("link to the other regions back after {} ms ({}): nothing written meanwhile", cutMillis, cutReason);
+            return;
+        }
+        long start = System.nanoTime();
+        RecentWrites.Entry<BoundStatement> last = batches.get(batches.size() - 1);
+        long deadline = start + config.resendWindow().toNanos();
+        int attempts = 0;
+        while (true) {
+            attempts++;
+            try {
+                session.execute(batch(last, DefaultConsistencyLevel.EACH_QUORUM));
+                resentBatches.increment();
+                break;
+            } catch (RuntimeException e) {
+                if (System.nanoTime() > deadline || !running) {
+                    log.warn("link to the other regions back after {} ms, but the other DCs did not acknowledge a write "
+                            + "in {} attempts ({}): the {} batches of the cut are left to Cassandra's hints", cutMillis,
+                            attempts, e.toString(), batches.size());
+                    return;
+                }
+                Thread.sleep(PROBE_RETRY.toMillis());
+            }
+        }
+        long flowingNanos = System.nanoTime() - start;
+        Semaphore slots = new Semaphore(IN_FLIGHT);
+        AtomicLong failed = new AtomicLong();
+        long statements = last.statements().size();
+        long bytes = last.bytes();
+        for (RecentWrites.Entry<BoundStatement> e : batches.subList(0, batches.size() - 1)) {
+            slots.acquire();
+            statements += e.statements().size();
+            bytes += e.bytes();
+            CompletionStage<?> written = session.executeAsync(batch(e, DefaultConsistencyLevel.LOCAL_ONE));
+            written.whenComplete((rs, error) -> {
+                if (error != null) {
+                    failed.incrementAndGet();
+                } else {
+                    resentBatches.increment();
+                }
+                slots.release();
+            });
+        }
+        slots.acquire(IN_FLIGHT);
+        lastResendMillis.set(System.currentTimeMillis());
+        log.info("link to the other regions back after {} ms ({}): the other DCs acknowledged a write after {} ms "
+                        + "({} attempts); wrote again {} batches ({} statements, {} bytes) in {} ms{}",
+                cutMillis, cutReason, flowingNanos / 1_000_000, attempts, batches.size(), statements, bytes,
+                (System.nanoTime() - start) / 1_000_000,
+                failed.get() == 0 ? "" : "; " + failed.get() + " failed, left to Cassandra's hints");
+    }
+
+    private static BatchStatement batch(RecentWrites.Entry<BoundStatement> e, DefaultConsistencyLevel consistency) {
+        return BatchStatement.newInstance(BatchType.UNLOGGED)
+                .addAll(e.statements())
+                .setConsistencyLevel(consistency)
+                .setQueryTimestamp(e.timestampMicros())
+                .setIdempotent(true);
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+        if (timer != null) {
+            timer.shutdownNow();
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+}
