@@ -71,7 +71,9 @@ public final class LocalStack implements AutoCloseable {
     public record ProcessInfo(String name, long pid, boolean alive, long rssKb) {
     }
 
-    private record Child(String name, Process process, Path log) {
+    /** A child process and how it was started, so that it can be started again ({@link #restart}). */
+    private record Child(String name, Process process, Path log, String region, List<String> command,
+                         long timerSlackNanos) {
     }
 
     private final StackConfig config;
@@ -301,6 +303,61 @@ public final class LocalStack implements AutoCloseable {
         return names;
     }
 
+    /**
+     * Kills one process of the stack (a Cassandra node or a Kafka broker, by its name in
+     * {@link #processes()}) with SIGKILL, as a crash would, and waits until it is gone.
+     */
+    public void kill(String name) {
+        if (attached) {
+            Control.send(state().controlSocket(), "kill " + name);
+            return;
+        }
+        Child child = child(name);
+        try {
+            if (!child.process().destroyForcibly().waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+                throw new StackException(name + " (pid " + child.process().pid() + ") did not exit after SIGKILL");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StackException("interrupted while killing " + name, e);
+        }
+    }
+
+    /**
+     * Starts a killed (or exited) process of the stack again with the command it was started with,
+     * and waits until it serves: a Cassandra node accepts CQL, a Kafka broker answers. Its data
+     * directory is kept: a node replays its commit log, a broker recovers its logs.
+     */
+    public void restart(String name, Duration timeout) {
+        if (attached) {
+            Control.send(state().controlSocket(), "restart " + name + " " + timeout.toSeconds());
+            return;
+        }
+        Child old = child(name);
+        if (old.process().isAlive()) {
+            throw new StackException(name + " is still running (pid " + old.process().pid() + ")");
+        }
+        Child fresh = start(old.name(), old.region(), old.command(), old.log().getParent(), old.timerSlackNanos());
+        children.set(children.indexOf(old), fresh);
+        writeState(true, null);
+        Deadline deadline = new Deadline(timeout);
+        if (name.startsWith("cassandra-")) {
+            int n = Integer.parseInt(name.substring(name.lastIndexOf('-') + 1));
+            String address = config.nodeAddress(old.region(), n);
+            await(name + " to accept CQL on " + address, deadline, () -> accepts(address, StackConfig.CQL_PORT));
+        } else if (name.startsWith("kafka-")) {
+            KafkaBroker broker = new KafkaBroker(name, old.region(), config.kafkaAddress(old.region()),
+                    config.workDir().resolve(name));
+            await(name + " to answer on " + broker.bootstrap(), deadline, () -> kafkaAnswers(broker));
+        }
+        report("restarted " + name + " (pid " + fresh.process().pid() + ")");
+    }
+
+    private Child child(String name) {
+        return children.stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow(() -> new StackException(
+                "no process " + name + " in this stack: " + children.stream().map(Child::name).toList()));
+    }
+
     /** Per-region connection details, for people. */
     public String describe() {
         StringBuilder out = new StringBuilder();
@@ -463,6 +520,20 @@ public final class LocalStack implements AutoCloseable {
                 } else {
                     restoreLink(words[1], words[2]);
                 }
+                return "ok";
+            }
+            case "kill" -> {
+                if (words.length != 2) {
+                    throw new IllegalArgumentException("usage: kill <process>");
+                }
+                kill(words[1]);
+                return "ok";
+            }
+            case "restart" -> {
+                if (words.length != 3) {
+                    throw new IllegalArgumentException("usage: restart <process> <timeout seconds>");
+                }
+                restart(words[1], Duration.ofSeconds(Long.parseLong(words[2])));
                 return "ok";
             }
             case "stop" -> {
@@ -738,7 +809,8 @@ public final class LocalStack implements AutoCloseable {
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         try {
-            return new Child(name, timerSlackNanos > 0 ? TimerSlack.start(pb, timerSlackNanos) : pb.start(), log);
+            return new Child(name, timerSlackNanos > 0 ? TimerSlack.start(pb, timerSlackNanos) : pb.start(), log, region,
+                    List.copyOf(command), timerSlackNanos);
         } catch (IOException e) {
             throw new StackException("cannot start " + name + ": " + e.getMessage(), e);
         }
