@@ -75,11 +75,11 @@ class FixMessagesTest {
                 "USD", 7, 1, 2, "nvirginia", "M1", 1L, 1L, 19_000L);
         Message trade = FixReports.trade(fill, 2);
         trade.getHeader().setString(8, "FIX.4.4");
-        assertThat(FixSessions.tradeExecId(trade.toString())).isEqualTo("fill-7");
+        assertThat(FixSessions.reportedExecId(trade.toString())).isEqualTo("fill-7");
         Message rejected = FixReports.rejected("X1", null, "AAPL", '1', 1, 99, "no");
         rejected.getHeader().setString(8, "FIX.4.4");
-        assertThat(FixSessions.tradeExecId(rejected.toString())).isNull();
-        assertThat(FixSessions.tradeExecId("8=FIX.4.4\u00019=5\u000135=0\u000110=000\u0001")).isNull();
+        assertThat(FixSessions.reportedExecId(rejected.toString())).isNull();
+        assertThat(FixSessions.reportedExecId("8=FIX.4.4\u00019=5\u000135=0\u000110=000\u0001")).isNull();
     }
 
     @Test
