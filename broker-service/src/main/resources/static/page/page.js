@@ -7,8 +7,17 @@ const TOKEN_KEY = 'geobroker.token';
 const CHART_POINTS = 60;
 const MAX_QUANTITY = 100000000;
 const MAX_PRICE = 10000000000;
-const REFRESH_MS = 5000;
+// Fills and order changes (cancelled, expired) are pushed, also those of other regions; the page reads its
+// orders and account again only when something tells it to (a push, its own action, a reconnected stream,
+// the tab shown again) and, as a safety, for what nothing pushes: every 2 s while an order waits in its
+// home region (PENDING: acceptance and rejection there are not pushed), else every 30 s (orders placed or
+// cash moved by another client).
+const PENDING_REFRESH_MS = 2000;
+const SAFETY_REFRESH_MS = 30000;
+// A second read after a push, for the rows another region's broker wrote to reach this region's DC.
+const REPLICATION_REFRESH_MS = 1500;
 const CANCELLABLE = new Set(['PENDING', 'OPEN', 'PARTIALLY_FILLED']);
+const PROGRESS = {PENDING: 0, OPEN: 1, PARTIALLY_FILLED: 2, FILLED: 3, CANCELLED: 3, EXPIRED: 3, REJECTED: 3};
 
 const state = {
   token: null,
@@ -19,9 +28,12 @@ const state = {
   sort: {key: 'symbol', dir: 1},
   orders: [],
   fills: [],
+  fillIds: new Set(),
+  pushed: new Map(),    // orderId -> what a push said of the order, until a read of the orders shows as much
   stream: null,
   refreshTimer: null,
   refreshSoon: null,
+  refreshLater: null,
 };
 
 const $ = (id) => document.getElementById(id);
@@ -126,11 +138,19 @@ async function signIn(token) {
   await loadSymbols();
   await refresh();
   openStream();
-  state.refreshTimer = setInterval(() => {
-    if (!document.hidden) {
+}
+
+/** The next safety read: soon while an order waits in its home region, else seldom. */
+function scheduleSafetyRefresh() {
+  clearTimeout(state.refreshTimer);
+  const waiting = state.orders.some((o) => o.status === 'PENDING');
+  state.refreshTimer = setTimeout(() => {
+    if (document.hidden) {
+      scheduleSafetyRefresh();
+    } else {
       refresh();
     }
-  }, REFRESH_MS);
+  }, waiting ? PENDING_REFRESH_MS : SAFETY_REFRESH_MS);
 }
 
 function signOut() {
@@ -337,11 +357,13 @@ function dispatch(block) {
   }
   const payload = JSON.parse(data.join('\n'));
   if (event === 'hello') {
-    $('connection').textContent = 'Live: prices and fills pushed by ' + payload.region + '.';
+    $('connection').textContent = 'Live: prices, fills and cancels pushed by ' + payload.region + '.';
   } else if (event === 'prices') {
     onPrices(payload);
   } else if (event === 'fills') {
     onFills(payload);
+  } else if (event === 'orders') {
+    onOrderEvents(payload);
   }
 }
 
@@ -350,6 +372,15 @@ function dispatch(block) {
 function onFills(fills) {
   const body = $('fills').tBodies[0];
   for (const f of fills) {
+    if (state.fillIds.has(f.fillId)) {
+      continue; // published again after its broker restarted
+    }
+    state.fillIds.add(f.fillId);
+    if (f.orderFilledQuantity !== null && f.orderFilledQuantity !== undefined) {
+      const filled = f.orderFilledQuantity === f.orderQuantity;
+      pushedOrder({orderId: f.orderId, status: filled ? 'FILLED' : 'PARTIALLY_FILLED',
+        filledQuantity: f.orderFilledQuantity, filledNotional: f.orderFilledNotional});
+    }
     const symbol = state.symbols.get(f.symbol);
     body.prepend(el('tr', {'data-fill-id': f.fillId, 'data-order-id': f.orderId},
         el('td', {}, new Date(f.durableTimeMicros / 1000).toLocaleTimeString()), el('td', {}, f.symbol),
@@ -357,9 +388,50 @@ function onFills(fills) {
         el('td', {class: 'num'}, money(f.price) + ' ' + (symbol ? symbol.currency : f.currency)),
         el('td', {}, f.region)));
   }
+  renderOrders();
   scheduleRefresh();
 }
 
+/** Orders cancelled or expired, in this region or at their home region. */
+function onOrderEvents(events) {
+  for (const e of events) {
+    pushedOrder({orderId: e.orderId, status: e.status, filledQuantity: e.filledQuantity, filledNotional: e.filledNotional});
+  }
+  renderOrders();
+  scheduleRefresh();
+}
+
+/** Keeps what a push said of an order, and shows it on the order's row if the list holds it. */
+function pushedOrder(change) {
+  const known = state.pushed.get(change.orderId);
+  if (!known || ahead(change, known)) {
+    state.pushed.set(change.orderId, change);
+  }
+  const order = state.orders.find((o) => o.orderId === change.orderId);
+  if (order) {
+    apply(order, state.pushed.get(change.orderId));
+  }
+}
+
+function ahead(a, b) {
+  return PROGRESS[a.status] > PROGRESS[b.status]
+      || (PROGRESS[a.status] === PROGRESS[b.status] && a.filledQuantity > b.filledQuantity);
+}
+
+/** An order as a push left it, if that is further along than what was read (a read may lag a push). */
+function apply(order, change) {
+  if (!change || !ahead(change, order)) {
+    return false;
+  }
+  order.status = change.status;
+  order.filledQuantity = change.filledQuantity;
+  // half up to a minor unit, as the API rounds it
+  order.averagePrice = change.filledQuantity > 0
+      ? Math.floor((2 * change.filledNotional + change.filledQuantity) / (2 * change.filledQuantity)) : null;
+  return true;
+}
+
+/** Reads the orders and account now, and once more a moment later (another region's rows replicating). */
 function scheduleRefresh() {
   if (state.refreshSoon === null) {
     state.refreshSoon = setTimeout(() => {
@@ -367,6 +439,11 @@ function scheduleRefresh() {
       refresh();
     }, 50);
   }
+  clearTimeout(state.refreshLater);
+  state.refreshLater = setTimeout(() => {
+    state.refreshLater = null;
+    refresh();
+  }, REPLICATION_REFRESH_MS);
 }
 
 async function refresh() {
@@ -377,11 +454,17 @@ async function refresh() {
     api('GET', '/api/v1/account/summary')]);
   if (orders.ok) {
     state.orders = orders.body.items;
+    for (const o of state.orders) {
+      if (!apply(o, state.pushed.get(o.orderId))) {
+        state.pushed.delete(o.orderId); // the read shows as much as the push did
+      }
+    }
     renderOrders();
   }
   if (summary.ok) {
     renderSummary(summary.body);
   }
+  scheduleSafetyRefresh();
 }
 
 function renderOrders() {
@@ -572,6 +655,11 @@ document.addEventListener('DOMContentLoaded', () => {
     signIn($('token').value.trim());
   });
   $('logout').addEventListener('click', signOut);
+  document.addEventListener('visibilitychange', () => {
+    if (!document.hidden && state.token) {
+      refresh();
+    }
+  });
   $('order-form').addEventListener('submit', placeOrder);
   $('o-symbol').addEventListener('input', symbolChanged);
   $('o-type').addEventListener('change', typeChanged);
