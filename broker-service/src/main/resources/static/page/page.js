@@ -30,6 +30,7 @@ const state = {
   fills: [],
   fillIds: new Set(),
   pushed: new Map(),    // orderId -> what a push said of the order, until a read of the orders shows as much
+  orderRows: new Map(), // orderId -> {key, tr}: a row is redrawn only when what it shows changed
   stream: null,
   refreshTimer: null,
   refreshSoon: null,
@@ -467,31 +468,45 @@ async function refresh() {
   scheduleSafetyRefresh();
 }
 
+/**
+ * Draws the order list. A row whose order shows nothing new is kept as it is (the same element), so
+ * a read of the orders or a push never swaps a row, or its cancel button, from under the pointer.
+ */
 function renderOrders() {
   const show = $('orders-filter').value;
   const body = $('orders').tBodies[0];
   const rows = [];
+  const drawn = new Map();
   for (const o of state.orders) {
     if (show === 'open' ? !CANCELLABLE.has(o.status) : show !== 'all' && o.status !== show) {
       continue;
     }
-    const cancel = el('td', {});
-    if (CANCELLABLE.has(o.status)) {
-      const b = el('button', {type: 'button', class: 'cancel'}, 'Cancel');
-      b.setAttribute('aria-label', 'Cancel ' + o.side + ' ' + o.quantity + ' ' + o.symbol + ' (' + o.clientOrderId + ')');
-      b.addEventListener('click', () => cancelOrder(o));
-      cancel.append(b);
-    }
-    const status = o.status === 'PENDING' ? 'PENDING (in ' + o.homeRegion + ')' : o.status;
-    rows.push(el('tr', {'data-order-id': o.orderId, 'data-client-order-id': o.clientOrderId, 'data-status': o.status},
-        el('td', {}, new Date(o.placedAt).toLocaleTimeString()), el('td', {}, o.symbol), el('td', {}, o.side),
-        el('td', {}, o.type + (o.allOrNone ? ' AON' : '') + ' ' + o.timeInForce), el('td', {class: 'num'}, o.quantity),
-        el('td', {class: 'num filled'}, o.filledQuantity), el('td', {class: 'num'}, money(o.limitPrice)),
-        el('td', {class: 'num'}, money(o.stopPrice)), el('td', {class: 'num'}, money(o.averagePrice)),
-        el('td', {class: 'status', title: o.rejectReason || ''}, status), el('td', {}, o.placedRegion),
-        el('td', {}, o.homeRegion), cancel));
+    const key = JSON.stringify([o.status, o.filledQuantity, o.averagePrice, o.rejectReason, o.updatedAt]);
+    const kept = state.orderRows.get(o.orderId);
+    const tr = kept && kept.key === key ? kept.tr : orderRow(o);
+    drawn.set(o.orderId, {key, tr});
+    rows.push(tr);
   }
+  state.orderRows = drawn;
   body.replaceChildren(...rows);
+}
+
+function orderRow(o) {
+  const cancel = el('td', {});
+  if (CANCELLABLE.has(o.status)) {
+    const b = el('button', {type: 'button', class: 'cancel'}, 'Cancel');
+    b.setAttribute('aria-label', 'Cancel ' + o.side + ' ' + o.quantity + ' ' + o.symbol + ' (' + o.clientOrderId + ')');
+    b.addEventListener('click', () => cancelOrder(o));
+    cancel.append(b);
+  }
+  const status = o.status === 'PENDING' ? 'PENDING (in ' + o.homeRegion + ')' : o.status;
+  return el('tr', {'data-order-id': o.orderId, 'data-client-order-id': o.clientOrderId, 'data-status': o.status},
+      el('td', {}, new Date(o.placedAt).toLocaleTimeString()), el('td', {}, o.symbol), el('td', {}, o.side),
+      el('td', {}, o.type + (o.allOrNone ? ' AON' : '') + ' ' + o.timeInForce), el('td', {class: 'num'}, o.quantity),
+      el('td', {class: 'num filled'}, o.filledQuantity), el('td', {class: 'num'}, money(o.limitPrice)),
+      el('td', {class: 'num'}, money(o.stopPrice)), el('td', {class: 'num'}, money(o.averagePrice)),
+      el('td', {class: 'status', title: o.rejectReason || ''}, status), el('td', {}, o.placedRegion),
+      el('td', {}, o.homeRegion), cancel);
 }
 
 function renderSummary(summary) {
