@@ -7,13 +7,15 @@ const TOKEN_KEY = 'geobroker.token';
 const CHART_POINTS = 60;
 const MAX_QUANTITY = 100000000;
 const MAX_PRICE = 10000000000;
-// Fills and order changes (cancelled, expired) are pushed, also those of other regions; the page reads its
-// orders and account again only when something tells it to (a push, its own action, a reconnected stream,
-// the tab shown again) and, as a safety, for what nothing pushes: every 2 s while an order waits in its
-// home region (PENDING: acceptance and rejection there are not pushed), else every 30 s (orders placed or
-// cash moved by another client).
+// Fills and order changes (cancelled, expired) are pushed, also those of the other regions whose Kafka the
+// broker reads (the stream's hello names them); the page reads its orders and account again only when
+// something tells it to (a push, its own action, a reconnected stream, the tab shown again) and, as a safety,
+// for what nothing pushes: every 2 s while an order waits in its home region (PENDING: acceptance and
+// rejection there are not pushed), else every 30 s (orders placed or cash moved by another client), or every
+// 5 s when some region's fills are not pushed (a deployment whose brokers reach only their own Kafka).
 const PENDING_REFRESH_MS = 2000;
 const SAFETY_REFRESH_MS = 30000;
+const UNPUSHED_REFRESH_MS = 5000;
 // A second read after a push, for the rows another region's broker wrote to reach this region's DC.
 const REPLICATION_REFRESH_MS = 1500;
 const CANCELLABLE = new Set(['PENDING', 'OPEN', 'PARTIALLY_FILLED']);
@@ -35,6 +37,8 @@ const state = {
   refreshTimer: null,
   refreshSoon: null,
   refreshLater: null,
+  regions: [],          // every region of the deployment
+  pushedRegions: null,  // the regions whose fills and order events the stream carries
 };
 
 const $ = (id) => document.getElementById(id);
@@ -108,6 +112,7 @@ async function loadRegion() {
   const res = await fetch('/page/v1/region');
   const geo = await res.json();
   state.region = geo.region;
+  state.regions = geo.regions.map((r) => r.name);
   const here = geo.regions.find((r) => r.name === geo.region);
   $('served-by').textContent = '— served by ' + geo.region + (here ? ' (' + here.cloudRegion + ', Cassandra DC '
       + here.dataCenter + '; ' + here.exchanges.join(', ') + ' in ' + here.currencies.join(', ') + ')' : '');
@@ -145,13 +150,14 @@ async function signIn(token) {
 function scheduleSafetyRefresh() {
   clearTimeout(state.refreshTimer);
   const waiting = state.orders.some((o) => o.status === 'PENDING');
+  const allPushed = state.pushedRegions !== null && state.regions.every((r) => state.pushedRegions.includes(r));
   state.refreshTimer = setTimeout(() => {
     if (document.hidden) {
       scheduleSafetyRefresh();
     } else {
       refresh();
     }
-  }, waiting ? PENDING_REFRESH_MS : SAFETY_REFRESH_MS);
+  }, waiting ? PENDING_REFRESH_MS : allPushed ? SAFETY_REFRESH_MS : UNPUSHED_REFRESH_MS);
 }
 
 function signOut() {
@@ -359,6 +365,7 @@ function dispatch(block) {
   const payload = JSON.parse(data.join('\n'));
   if (event === 'hello') {
     $('connection').textContent = 'Live: prices, fills and cancels pushed by ' + payload.region + '.';
+    state.pushedRegions = payload.pushedRegions || [payload.region];
   } else if (event === 'prices') {
     onPrices(payload);
   } else if (event === 'fills') {
@@ -426,8 +433,8 @@ function apply(order, change) {
   }
   order.status = change.status;
   order.filledQuantity = change.filledQuantity;
-  // half up to a minor unit, as the API rounds it
-  order.averagePrice = change.filledQuantity > 0
+  // an answer's average, or half up to a minor unit from a push's notional, as the API rounds it
+  order.averagePrice = change.averagePrice !== undefined ? change.averagePrice : change.filledQuantity > 0
       ? Math.floor((2 * change.filledNotional + change.filledQuantity) / (2 * change.filledQuantity)) : null;
   return true;
 }
@@ -524,7 +531,13 @@ function renderSummary(summary) {
 async function cancelOrder(order) {
   const res = await api('DELETE', '/api/v1/orders/' + order.orderId);
   showAnswer(res, 'Cancel ' + order.side + ' ' + order.quantity + ' ' + order.symbol);
-  refresh();
+  if (res.ok) {
+    // the home region's answer: shown at once, even before this region's DC has its row
+    const o = res.body;
+    pushedOrder({orderId: o.orderId, status: o.status, filledQuantity: o.filledQuantity, averagePrice: o.averagePrice});
+    renderOrders();
+  }
+  scheduleRefresh();
 }
 
 // ---- order entry: the server's rules checked before sending

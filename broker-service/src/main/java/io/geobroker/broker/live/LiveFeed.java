@@ -103,6 +103,8 @@ public class LiveFeed implements FillListener, SmartLifecycle {
     private final Object signal = new Object();
     private boolean dirty;
     private volatile boolean running;
+    /** The regions whose fills and order events reach the pages: this one, and those {@link RemoteRegions} reads. */
+    private volatile List<String> pushedRegions;
     private Thread pusher;
     private Thread remote;
 
@@ -116,6 +118,7 @@ public class LiveFeed implements FillListener, SmartLifecycle {
         this.quotes = quotes;
         this.directory = directory;
         this.region = region;
+        this.pushedRegions = List.of(region.name());
         this.pushDelay = Timer.builder("geobroker.live.price.push")
                 .description("A ticker handed over by the consumer to its price written to every open page")
                 .publishPercentileHistogram().register(meters);
@@ -176,10 +179,19 @@ public class LiveFeed implements FillListener, SmartLifecycle {
         }
     }
 
+    /** The other regions whose Kafka {@link RemoteRegions} reads while a page is open. */
+    void pushedFrom(List<String> otherRegions) {
+        List<String> all = new ArrayList<>();
+        all.add(region.name());
+        all.addAll(otherRegions);
+        pushedRegions = List.copyOf(all);
+    }
+
     // ---- pages
 
     /**
-     * Opens a page's stream: the prices known now, then changes and the customer's fills. The first
+     * Opens a page's stream: which regions' fills and order events it is pushed ({@code hello}), the
+     * prices known now, then changes and the customer's fills and order events. The first
      * page also reads the other regions' quotes at once, so it does not wait for the next poll.
      */
     public void subscribe(String customerId, SseEmitter emitter) throws IOException {
@@ -190,7 +202,8 @@ public class LiveFeed implements FillListener, SmartLifecycle {
         emitter.onCompletion(() -> subscribers.remove(subscriber));
         emitter.onTimeout(() -> subscribers.remove(subscriber));
         emitter.onError(e -> subscribers.remove(subscriber));
-        emitter.send(SseEmitter.event().name("hello").data(Map.of("region", region.name(), "customerId", customerId)));
+        emitter.send(SseEmitter.event().name("hello").data(Map.of("region", region.name(), "customerId", customerId,
+                "pushedRegions", pushedRegions)));
         emitter.send(SseEmitter.event().name("prices").data(sorted(latest.values())));
         subscribers.add(subscriber);
     }

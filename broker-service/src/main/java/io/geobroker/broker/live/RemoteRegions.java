@@ -76,6 +76,7 @@ public class RemoteRegions implements SmartLifecycle {
             sources.add(new Source(r.name(), r.kafkaBootstrap(),
                     r.region().exchanges().stream().map(topics::tickers).toList(), topics.fills(), topics.orderEvents()));
         }
+        feed.pushedFrom(sources.stream().map(Source::region).toList());
     }
 
     /** The other regions whose tickers are read (for tests and the start-up log). */
