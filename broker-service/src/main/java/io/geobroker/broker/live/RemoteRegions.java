@@ -146,13 +146,13 @@ public class RemoteRegions implements SmartLifecycle {
                 atEnd = true;
             }
             for (ConsumerRecord<String, byte[]> r : consumer.poll(POLL)) {
-                dispatch(r.topic(), r.value(), source);
+                dispatch(feed, directory, r.topic(), r.value(), source);
             }
         }
     }
 
     /** Hands one record to the feed by its topic; one that does not decode is skipped (false). */
-    boolean dispatch(String topic, byte[] value, Source source) {
+    static boolean dispatch(LiveFeed feed, SymbolDirectory directory, String topic, byte[] value, Source source) {
         try {
             if (topic.equals(source.fills())) {
                 feed.filled(List.of(WireFormat.decodeFill(value)));
