@@ -7,8 +7,19 @@ const TOKEN_KEY = 'geobroker.token';
 const CHART_POINTS = 60;
 const MAX_QUANTITY = 100000000;
 const MAX_PRICE = 10000000000;
-const REFRESH_MS = 5000;
+// Fills and order changes (cancelled, expired) are pushed, also those of the other regions whose Kafka the
+// broker reads (the stream's hello names them); the page reads its orders and account again only when
+// something tells it to (a push, its own action, a reconnected stream, the tab shown again) and, as a safety,
+// for what nothing pushes: every 2 s while an order waits in its home region (PENDING: acceptance and
+// rejection there are not pushed), else every 30 s (orders placed or cash moved by another client), or every
+// 5 s when some region's fills are not pushed (a deployment whose brokers reach only their own Kafka).
+const PENDING_REFRESH_MS = 2000;
+const SAFETY_REFRESH_MS = 30000;
+const UNPUSHED_REFRESH_MS = 5000;
+// A second read after a push, for the rows another region's broker wrote to reach this region's DC.
+const REPLICATION_REFRESH_MS = 1500;
 const CANCELLABLE = new Set(['PENDING', 'OPEN', 'PARTIALLY_FILLED']);
+const PROGRESS = {PENDING: 0, OPEN: 1, PARTIALLY_FILLED: 2, FILLED: 3, CANCELLED: 3, EXPIRED: 3, REJECTED: 3};
 
 const state = {
   token: null,
@@ -19,9 +30,15 @@ const state = {
   sort: {key: 'symbol', dir: 1},
   orders: [],
   fills: [],
+  fillIds: new Set(),
+  pushed: new Map(),    // orderId -> what a push said of the order, until a read of the orders shows as much
+  orderRows: new Map(), // orderId -> {key, tr}: a row is redrawn only when what it shows changed
   stream: null,
   refreshTimer: null,
   refreshSoon: null,
+  refreshLater: null,
+  regions: [],          // every region of the deployment
+  pushedRegions: null,  // the regions whose fills and order events the stream carries
 };
 
 const $ = (id) => document.getElementById(id);
@@ -95,6 +112,7 @@ async function loadRegion() {
   const res = await fetch('/page/v1/region');
   const geo = await res.json();
   state.region = geo.region;
+  state.regions = geo.regions.map((r) => r.name);
   const here = geo.regions.find((r) => r.name === geo.region);
   $('served-by').textContent = '— served by ' + geo.region + (here ? ' (' + here.cloudRegion + ', Cassandra DC '
       + here.dataCenter + '; ' + here.exchanges.join(', ') + ' in ' + here.currencies.join(', ') + ')' : '');
@@ -126,11 +144,20 @@ async function signIn(token) {
   await loadSymbols();
   await refresh();
   openStream();
-  state.refreshTimer = setInterval(() => {
-    if (!document.hidden) {
+}
+
+/** The next safety read: soon while an order waits in its home region, else seldom. */
+function scheduleSafetyRefresh() {
+  clearTimeout(state.refreshTimer);
+  const waiting = state.orders.some((o) => o.status === 'PENDING');
+  const allPushed = state.pushedRegions !== null && state.regions.every((r) => state.pushedRegions.includes(r));
+  state.refreshTimer = setTimeout(() => {
+    if (document.hidden) {
+      scheduleSafetyRefresh();
+    } else {
       refresh();
     }
-  }, REFRESH_MS);
+  }, waiting ? PENDING_REFRESH_MS : allPushed ? SAFETY_REFRESH_MS : UNPUSHED_REFRESH_MS);
 }
 
 function signOut() {
@@ -337,11 +364,14 @@ function dispatch(block) {
   }
   const payload = JSON.parse(data.join('\n'));
   if (event === 'hello') {
-    $('connection').textContent = 'Live: prices and fills pushed by ' + payload.region + '.';
+    $('connection').textContent = 'Live: prices, fills and cancels pushed by ' + payload.region + '.';
+    state.pushedRegions = payload.pushedRegions || [payload.region];
   } else if (event === 'prices') {
     onPrices(payload);
   } else if (event === 'fills') {
     onFills(payload);
+  } else if (event === 'orders') {
+    onOrderEvents(payload);
   }
 }
 
@@ -350,6 +380,15 @@ function dispatch(block) {
 function onFills(fills) {
   const body = $('fills').tBodies[0];
   for (const f of fills) {
+    if (state.fillIds.has(f.fillId)) {
+      continue; // published again after its broker restarted
+    }
+    state.fillIds.add(f.fillId);
+    if (f.orderFilledQuantity !== null && f.orderFilledQuantity !== undefined) {
+      const filled = f.orderFilledQuantity === f.orderQuantity;
+      pushedOrder({orderId: f.orderId, status: filled ? 'FILLED' : 'PARTIALLY_FILLED',
+        filledQuantity: f.orderFilledQuantity, filledNotional: f.orderFilledNotional});
+    }
     const symbol = state.symbols.get(f.symbol);
     body.prepend(el('tr', {'data-fill-id': f.fillId, 'data-order-id': f.orderId},
         el('td', {}, new Date(f.durableTimeMicros / 1000).toLocaleTimeString()), el('td', {}, f.symbol),
@@ -357,9 +396,50 @@ function onFills(fills) {
         el('td', {class: 'num'}, money(f.price) + ' ' + (symbol ? symbol.currency : f.currency)),
         el('td', {}, f.region)));
   }
+  renderOrders();
   scheduleRefresh();
 }
 
+/** Orders cancelled or expired, in this region or at their home region. */
+function onOrderEvents(events) {
+  for (const e of events) {
+    pushedOrder({orderId: e.orderId, status: e.status, filledQuantity: e.filledQuantity, filledNotional: e.filledNotional});
+  }
+  renderOrders();
+  scheduleRefresh();
+}
+
+/** Keeps what a push said of an order, and shows it on the order's row if the list holds it. */
+function pushedOrder(change) {
+  const known = state.pushed.get(change.orderId);
+  if (!known || ahead(change, known)) {
+    state.pushed.set(change.orderId, change);
+  }
+  const order = state.orders.find((o) => o.orderId === change.orderId);
+  if (order) {
+    apply(order, state.pushed.get(change.orderId));
+  }
+}
+
+function ahead(a, b) {
+  return PROGRESS[a.status] > PROGRESS[b.status]
+      || (PROGRESS[a.status] === PROGRESS[b.status] && a.filledQuantity > b.filledQuantity);
+}
+
+/** An order as a push left it, if that is further along than what was read (a read may lag a push). */
+function apply(order, change) {
+  if (!change || !ahead(change, order)) {
+    return false;
+  }
+  order.status = change.status;
+  order.filledQuantity = change.filledQuantity;
+  // an answer's average, or half up to a minor unit from a push's notional, as the API rounds it
+  order.averagePrice = change.averagePrice !== undefined ? change.averagePrice : change.filledQuantity > 0
+      ? Math.floor((2 * change.filledNotional + change.filledQuantity) / (2 * change.filledQuantity)) : null;
+  return true;
+}
+
+/** Reads the orders and account now, and once more a moment later (another region's rows replicating). */
 function scheduleRefresh() {
   if (state.refreshSoon === null) {
     state.refreshSoon = setTimeout(() => {
@@ -367,6 +447,11 @@ function scheduleRefresh() {
       refresh();
     }, 50);
   }
+  clearTimeout(state.refreshLater);
+  state.refreshLater = setTimeout(() => {
+    state.refreshLater = null;
+    refresh();
+  }, REPLICATION_REFRESH_MS);
 }
 
 async function refresh() {
@@ -377,38 +462,58 @@ async function refresh() {
     api('GET', '/api/v1/account/summary')]);
   if (orders.ok) {
     state.orders = orders.body.items;
+    for (const o of state.orders) {
+      if (!apply(o, state.pushed.get(o.orderId))) {
+        state.pushed.delete(o.orderId); // the read shows as much as the push did
+      }
+    }
     renderOrders();
   }
   if (summary.ok) {
     renderSummary(summary.body);
   }
+  scheduleSafetyRefresh();
 }
 
+/**
+ * Draws the order list. A row whose order shows nothing new is kept as it is (the same element), so
+ * a read of the orders or a push never swaps a row, or its cancel button, from under the pointer.
+ */
 function renderOrders() {
   const show = $('orders-filter').value;
   const body = $('orders').tBodies[0];
   const rows = [];
+  const drawn = new Map();
   for (const o of state.orders) {
     if (show === 'open' ? !CANCELLABLE.has(o.status) : show !== 'all' && o.status !== show) {
       continue;
     }
-    const cancel = el('td', {});
-    if (CANCELLABLE.has(o.status)) {
-      const b = el('button', {type: 'button', class: 'cancel'}, 'Cancel');
-      b.setAttribute('aria-label', 'Cancel ' + o.side + ' ' + o.quantity + ' ' + o.symbol + ' (' + o.clientOrderId + ')');
-      b.addEventListener('click', () => cancelOrder(o));
-      cancel.append(b);
-    }
-    const status = o.status === 'PENDING' ? 'PENDING (in ' + o.homeRegion + ')' : o.status;
-    rows.push(el('tr', {'data-order-id': o.orderId, 'data-client-order-id': o.clientOrderId, 'data-status': o.status},
-        el('td', {}, new Date(o.placedAt).toLocaleTimeString()), el('td', {}, o.symbol), el('td', {}, o.side),
-        el('td', {}, o.type + (o.allOrNone ? ' AON' : '') + ' ' + o.timeInForce), el('td', {class: 'num'}, o.quantity),
-        el('td', {class: 'num filled'}, o.filledQuantity), el('td', {class: 'num'}, money(o.limitPrice)),
-        el('td', {class: 'num'}, money(o.stopPrice)), el('td', {class: 'num'}, money(o.averagePrice)),
-        el('td', {class: 'status', title: o.rejectReason || ''}, status), el('td', {}, o.placedRegion),
-        el('td', {}, o.homeRegion), cancel));
+    const key = JSON.stringify([o.status, o.filledQuantity, o.averagePrice, o.rejectReason, o.updatedAt]);
+    const kept = state.orderRows.get(o.orderId);
+    const tr = kept && kept.key === key ? kept.tr : orderRow(o);
+    drawn.set(o.orderId, {key, tr});
+    rows.push(tr);
   }
+  state.orderRows = drawn;
   body.replaceChildren(...rows);
+}
+
+function orderRow(o) {
+  const cancel = el('td', {});
+  if (CANCELLABLE.has(o.status)) {
+    const b = el('button', {type: 'button', class: 'cancel'}, 'Cancel');
+    b.setAttribute('aria-label', 'Cancel ' + o.side + ' ' + o.quantity + ' ' + o.symbol + ' (' + o.clientOrderId + ')');
+    b.addEventListener('click', () => cancelOrder(o));
+    cancel.append(b);
+  }
+  const status = o.status === 'PENDING' ? 'PENDING (in ' + o.homeRegion + ')' : o.status;
+  return el('tr', {'data-order-id': o.orderId, 'data-client-order-id': o.clientOrderId, 'data-status': o.status},
+      el('td', {}, new Date(o.placedAt).toLocaleTimeString()), el('td', {}, o.symbol), el('td', {}, o.side),
+      el('td', {}, o.type + (o.allOrNone ? ' AON' : '') + ' ' + o.timeInForce), el('td', {class: 'num'}, o.quantity),
+      el('td', {class: 'num filled'}, o.filledQuantity), el('td', {class: 'num'}, money(o.limitPrice)),
+      el('td', {class: 'num'}, money(o.stopPrice)), el('td', {class: 'num'}, money(o.averagePrice)),
+      el('td', {class: 'status', title: o.rejectReason || ''}, status), el('td', {}, o.placedRegion),
+      el('td', {}, o.homeRegion), cancel);
 }
 
 function renderSummary(summary) {
@@ -426,7 +531,13 @@ function renderSummary(summary) {
 async function cancelOrder(order) {
   const res = await api('DELETE', '/api/v1/orders/' + order.orderId);
   showAnswer(res, 'Cancel ' + order.side + ' ' + order.quantity + ' ' + order.symbol);
-  refresh();
+  if (res.ok) {
+    // the home region's answer: shown at once, even before this region's DC has its row
+    const o = res.body;
+    pushedOrder({orderId: o.orderId, status: o.status, filledQuantity: o.filledQuantity, averagePrice: o.averagePrice});
+    renderOrders();
+  }
+  scheduleRefresh();
 }
 
 // ---- order entry: the server's rules checked before sending
@@ -572,6 +683,11 @@ document.addEventListener('DOMContentLoaded', () => {
     signIn($('token').value.trim());
   });
   $('logout').addEventListener('click', signOut);
+  document.addEventListener('visibilitychange', () => {
+    if (!document.hidden && state.token) {
+      refresh();
+    }
+  });
   $('order-form').addEventListener('submit', placeOrder);
   $('o-symbol').addEventListener('input', symbolChanged);
   $('o-type').addEventListener('change', typeChanged);

@@ -30,6 +30,14 @@ public record Topics(String prefix) {
         return prefix + "fills";
     }
 
+    /**
+     * Order events of the region's broker ({@link OrderEvent}: an order cancelled or expired), keyed
+     * by order id, published like fills once the change is durable.
+     */
+    public String orderEvents() {
+        return prefix + "order-events";
+    }
+
     /** Ticker messages that could not be decoded or validated, with the reason in {@link #REASON_HEADER}. */
     public String tickersDeadLetter() {
         return prefix + "tickers.dead-letter";

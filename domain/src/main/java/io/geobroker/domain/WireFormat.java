@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 
 /**
- * JSON encoding of the Kafka messages ({@link Ticker}, {@link Fill}). Decoding validates every
+ * JSON encoding of the Kafka messages ({@link Ticker}, {@link Fill}, {@link OrderEvent}). Decoding validates every
  * field and reports a poison message as {@link InvalidMessageException} with a reason fit for a
  * dead-letter header; it never returns a half-valid value.
  */
@@ -36,6 +36,10 @@ public final class WireFormat {
 
     public static byte[] encode(Fill fill) {
         return write(fill);
+    }
+
+    public static byte[] encode(OrderEvent event) {
+        return write(event);
     }
 
     /** Decodes and validates a ticker against the directory (known symbol, its exchange, tick size). */
@@ -70,6 +74,45 @@ public final class WireFormat {
             return MAPPER.treeToValue(node, Fill.class);
         } catch (JsonProcessingException e) {
             throw new InvalidMessageException("not a fill: " + e.getOriginalMessage());
+        }
+    }
+
+    /**
+     * Decodes and validates an order event: every field present and of its type, a status the topic
+     * carries (cancelled or expired), quantities with {@code 0 <= filled <= quantity}, and a filled
+     * notional that is not negative and is 0 when nothing filled.
+     */
+    public static OrderEvent decodeOrderEvent(byte[] bytes) throws InvalidMessageException {
+        JsonNode node = parse(bytes);
+        OrderStatus status = constant(node, "status", OrderStatus.class);
+        if (!OrderEvent.published(status)) {
+            throw new InvalidMessageException("status " + status + " is not an order event");
+        }
+        long quantity = number(node, "quantity");
+        long filled = number(node, "filledQuantity");
+        long notional = number(node, "filledNotional");
+        if (quantity <= 0 || filled < 0 || filled > quantity) {
+            throw new InvalidMessageException("quantities must satisfy 0 <= filledQuantity <= quantity and quantity > 0");
+        }
+        if (notional < 0 || (filled == 0) != (notional == 0)) {
+            throw new InvalidMessageException("filledNotional must be positive exactly when something filled");
+        }
+        long time = number(node, "eventTimeMicros");
+        if (time <= 0) {
+            throw new InvalidMessageException("eventTimeMicros must be positive");
+        }
+        return new OrderEvent(text(node, "eventId"), status, text(node, "orderId"), text(node, "customerId"),
+                text(node, "clientOrderId"), text(node, "symbol"), text(node, "exchange"),
+                constant(node, "side", Side.class), constant(node, "orderType", OrderType.class), quantity, filled,
+                notional, text(node, "currency"), time, text(node, "region"));
+    }
+
+    private static <E extends Enum<E>> E constant(JsonNode node, String field, Class<E> type) throws InvalidMessageException {
+        String value = text(node, field);
+        try {
+            return Enum.valueOf(type, value);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidMessageException("unknown " + field + " '" + value + "'");
         }
     }
 

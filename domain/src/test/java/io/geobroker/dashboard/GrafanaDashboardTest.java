@@ -83,6 +83,8 @@ class GrafanaDashboardTest {
             broker("geobroker.engine.oversized.groups", Kind.COUNTER, false, "matching/EngineMetrics.java"),
             broker("geobroker.engine.split.groups", Kind.COUNTER, false, "matching/EngineMetrics.java"),
             broker("geobroker.engine.account.rereads", Kind.COUNTER, false, "matching/EngineMetrics.java"),
+            broker("geobroker.engine.resent.batches", Kind.COUNTER, false, "matching/HealResend.java"),
+            broker("geobroker.link.cut", Kind.GAUGE, false, "matching/HealResend.java"),
             broker("geobroker.ticker.delivery", Kind.TIMER, true, "ticker/TickerConsumer.java"),
             broker("geobroker.tickers.dead.lettered", Kind.COUNTER, false, "ticker/TickerConsumer.java"),
             broker("geobroker.http.direct.requests", Kind.COUNTER, false, "web/HotPathFilter.java"),

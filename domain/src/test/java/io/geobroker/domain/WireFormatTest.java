@@ -63,4 +63,49 @@ class WireFormatTest {
         assertThatThrownBy(() -> WireFormat.decodeTicker(new byte[WireFormat.MAX_MESSAGE_BYTES + 1], directory))
                 .hasMessageContaining("exceeds");
     }
+
+    private static OrderEvent cancelled() {
+        return new OrderEvent("e1", OrderStatus.CANCELLED, "o1", "c1", "web-1", "AAPL", "NASDAQ", Side.BUY,
+                OrderType.LIMIT, 10, 4, 76_004, "USD", 1_700_000_000_000_000L, "nvirginia");
+    }
+
+    private static OrderEvent decodeEvent(String json) throws WireFormat.InvalidMessageException {
+        return WireFormat.decodeOrderEvent(json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void order_event_round_trips_with_its_leaves_quantity() throws Exception {
+        OrderEvent e = cancelled();
+        OrderEvent decoded = WireFormat.decodeOrderEvent(WireFormat.encode(e));
+        assertThat(decoded).isEqualTo(e);
+        assertThat(decoded.leavesQuantity()).isEqualTo(6);
+        OrderEvent expired = new OrderEvent("e2", OrderStatus.EXPIRED, "o2", "c1", "x", "BHP", "ASX", Side.SELL,
+                OrderType.STOP_LIMIT, 5, 0, 0, "AUD", 1, "sydney");
+        assertThat(WireFormat.decodeOrderEvent(WireFormat.encode(expired))).isEqualTo(expired);
+    }
+
+    @Test
+    void a_fill_or_anything_else_is_not_an_order_event() {
+        String valid = new String(WireFormat.encode(cancelled()), StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> decodeEvent(new String(WireFormat.encode(new Fill("f1", "o1", "c1", "BHP", "ASX",
+                Side.BUY, OrderType.LIMIT, 4300, 10, "AUD", 7, 1, 2, "sydney")), StandardCharsets.UTF_8)))
+                .isInstanceOf(WireFormat.InvalidMessageException.class);
+        assertThatThrownBy(() -> decodeEvent("{not json")).hasMessage("malformed JSON");
+        assertThatThrownBy(() -> decodeEvent(valid.replace("\"CANCELLED\"", "\"FILLED\"")))
+                .hasMessageContaining("not an order event");
+        assertThatThrownBy(() -> decodeEvent(valid.replace("\"CANCELLED\"", "\"GONE\"")))
+                .hasMessageContaining("unknown status");
+        assertThatThrownBy(() -> decodeEvent(valid.replace("\"side\":\"BUY\"", "\"side\":\"SHORT\"")))
+                .hasMessageContaining("unknown side");
+        assertThatThrownBy(() -> decodeEvent(valid.replace("\"filledQuantity\":4", "\"filledQuantity\":11")))
+                .hasMessageContaining("filledQuantity <= quantity");
+        assertThatThrownBy(() -> decodeEvent(valid.replace("\"filledNotional\":76004", "\"filledNotional\":0")))
+                .hasMessageContaining("filledNotional");
+        assertThatThrownBy(() -> decodeEvent(valid.replace("\"filledNotional\":76004", "\"filledNotional\":760.04")))
+                .hasMessageContaining("'filledNotional'");
+        assertThatThrownBy(() -> decodeEvent(valid.replace("\"customerId\":\"c1\"", "\"customerId\":\" \"")))
+                .hasMessageContaining("'customerId'");
+        assertThatThrownBy(() -> decodeEvent(valid.replace("\"eventTimeMicros\":1700000000000000", "\"eventTimeMicros\":0")))
+                .hasMessageContaining("eventTimeMicros");
+    }
 }

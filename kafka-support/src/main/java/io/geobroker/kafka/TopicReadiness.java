@@ -27,8 +27,9 @@ import java.util.stream.Collectors;
  * Makes sure every topic a service writes exists and its partition leaders accept writes before the
  * first record is sent: creates a missing topic (the broker's default partitions and replication),
  * then waits until the leader of every partition answers a ListOffsets request. The ticker service
- * waits for its ticker topics before it generates the first ticker; the broker waits for its fills
- * and dead-letter topics before it sends the first fill or dead-letters the first ticker.
+ * waits for its ticker topics before it generates the first ticker; the broker waits for its fills,
+ * order events and dead-letter topics before it sends the first fill or order event or dead-letters
+ * the first ticker.
  *
  * <p>Why: with an idempotent producer, the first produce request to a partition the leader has not
  * yet applied from the metadata log fails with a retriable error, and a later request that arrives

@@ -2,6 +2,7 @@ package io.geobroker.broker.fill;
 
 import io.geobroker.broker.config.BrokerProperties;
 import io.geobroker.domain.Fill;
+import io.geobroker.domain.OrderEvent;
 import io.geobroker.domain.Topics;
 import io.geobroker.domain.Topology;
 import io.geobroker.domain.WireFormat;
@@ -26,12 +27,14 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 
 /**
- * Publishes fills to the region's fills topic (keyed by order id) with an idempotent producer; the
- * engine waits until Kafka has them before it commits the group's ticker offsets or lets a later
- * group's fills of the same symbol count as the last ones, so a fill is either acknowledged or
- * published again after a restart (same fill id; consumers drop repeats).
+ * Publishes fills to the region's fills topic and order events (orders cancelled or expired) to its
+ * order events topic, both keyed by order id, with one idempotent producer; the engine waits until
+ * Kafka has them before it commits the group's ticker offsets or lets a later group's fills of the
+ * same symbol count as the last ones, so a fill is either acknowledged or published again after a
+ * restart (same fill id; consumers drop repeats). Order events are not published again after a
+ * crash (DESIGN.md, *Order events*).
  *
- * <p>The first fill waits until the fills topic is writable ({@link TopicReadiness}, checked on its
+ * <p>The first record waits until both topics are writable ({@link TopicReadiness}, checked on its
  * own thread from the start): a topic created by the idempotent producer's first send could refuse
  * that send until it expired (KAFKA-15591), holding up the engine for the delivery timeout.
  */
@@ -42,6 +45,7 @@ public class FillPublisher implements DisposableBean {
 
     private final KafkaProducer<String, byte[]> producer;
     private final String topic;
+    private final String eventsTopic;
     private final TopicReadiness.Check topicChecked;
     private final List<FillListener> listeners;
     private volatile boolean closed;
@@ -59,12 +63,14 @@ public class FillPublisher implements DisposableBean {
         config.put(ProducerConfig.CLIENT_ID_CONFIG, "broker-fills-" + localRegion.name());
         this.producer = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
         this.topic = topics.fills();
-        this.topicChecked = new TopicReadiness("broker-fills-topic",
-                List.of(new TopicReadiness.Target(localRegion.name(), localRegion.kafkaBootstrap(), topic)))
+        this.eventsTopic = topics.orderEvents();
+        this.topicChecked = new TopicReadiness("broker-fills-topic", List.of(
+                new TopicReadiness.Target(localRegion.name(), localRegion.kafkaBootstrap(), topic),
+                new TopicReadiness.Target(localRegion.name(), localRegion.kafkaBootstrap(), eventsTopic)))
                 .inBackground("fills-topic-readiness", () -> closed);
     }
 
-    /** Whether the fills topic was found writable (or the publisher closed) — the first fill waits for this. */
+    /** Whether the fills and order events topics were found writable (or the publisher closed) — the first record waits for this. */
     public boolean topicChecked() {
         return topicChecked.isDone();
     }
@@ -80,58 +86,69 @@ public class FillPublisher implements DisposableBean {
 
     /** Sends every fill and returns once Kafka acknowledged all of them, sending again what failed. */
     public void publish(List<Fill> fills) {
-        send(fills).await();
+        send(fills, List.of()).await();
     }
 
     /**
-     * Sends every fill without waiting; {@link Sent#await} waits for Kafka's acknowledgements. The
-     * {@link FillListener}s are told at once: the fills are durable, and Kafka's copy is only late.
+     * Sends every fill and order event without waiting; {@link Sent#await} waits for Kafka's
+     * acknowledgements. The {@link FillListener}s are told at once: the changes are durable, and
+     * Kafka's copy is only late.
      */
-    public Sent send(List<Fill> fills) {
-        Sent sent = new Sent(fills);
+    public Sent send(List<Fill> fills, List<OrderEvent> events) {
+        List<ProducerRecord<String, byte[]>> records = new ArrayList<>(fills.size() + events.size());
+        for (Fill fill : fills) {
+            records.add(new ProducerRecord<>(topic, fill.orderId(), WireFormat.encode(fill)));
+        }
+        for (OrderEvent event : events) {
+            records.add(new ProducerRecord<>(eventsTopic, event.orderId(), WireFormat.encode(event)));
+        }
+        Sent sent = new Sent(records);
         if (!fills.isEmpty()) {
             listeners.forEach(l -> l.filled(fills));
+        }
+        if (!events.isEmpty()) {
+            listeners.forEach(l -> l.ended(events));
         }
         return sent;
     }
 
-    /** Fills handed to the producer, whose acknowledgements have not been awaited yet. */
+    /** Records handed to the producer, whose acknowledgements have not been awaited yet. */
     public final class Sent {
 
-        private List<Fill> fills;
+        private List<ProducerRecord<String, byte[]>> records;
         private List<Future<RecordMetadata>> acks;
 
-        private Sent(List<Fill> fills) {
-            start(fills);
+        private Sent(List<ProducerRecord<String, byte[]>> records) {
+            start(records);
         }
 
-        private void start(List<Fill> todo) {
+        private void start(List<ProducerRecord<String, byte[]>> todo) {
             if (!todo.isEmpty()) {
                 awaitTopic();
             }
-            fills = todo;
+            records = todo;
             acks = new ArrayList<>(todo.size());
-            for (Fill fill : todo) {
-                acks.add(producer.send(new ProducerRecord<>(topic, fill.orderId(), WireFormat.encode(fill))));
+            for (ProducerRecord<String, byte[]> record : todo) {
+                acks.add(producer.send(record));
             }
         }
 
-        /** Returns once Kafka acknowledged every fill, sending again what failed. */
+        /** Returns once Kafka acknowledged every record, sending again what failed. */
         public void await() {
-            while (!fills.isEmpty()) {
-                List<Fill> failed = new ArrayList<>();
+            while (!records.isEmpty()) {
+                List<ProducerRecord<String, byte[]>> failed = new ArrayList<>();
                 for (int i = 0; i < acks.size(); i++) {
                     try {
                         acks.get(i).get();
                     } catch (ExecutionException e) {
-                        failed.add(fills.get(i));
+                        failed.add(records.get(i));
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                         throw new IllegalStateException("interrupted while publishing fills", e);
                     }
                 }
                 if (!failed.isEmpty()) {
-                    log.warn("{} fill(s) not acknowledged by Kafka; sending them again", failed.size());
+                    log.warn("{} fill(s) or order event(s) not acknowledged by Kafka; sending them again", failed.size());
                 }
                 start(failed);
             }

@@ -98,7 +98,7 @@ public class FixAcceptor implements SmartLifecycle {
         }
         int restored = sessions.restore();
         sessions.onFirstCustomer(() -> feed = new FixFillFeed(topology, topics, region,
-                config.fillRegions().stream().filter(r -> !r.isBlank()).toList(), sessions::report));
+                config.fillRegions().stream().filter(r -> !r.isBlank()).toList(), sessions::report, sessions::report));
         log.info("FIX 4.4 acceptor on {}:{} as {} ({} customer session(s) restored from {})", bindAddress,
                 config.port(), config.compId(), restored, store);
         running = true;

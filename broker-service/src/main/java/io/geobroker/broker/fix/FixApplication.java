@@ -34,6 +34,7 @@ import quickfix.field.Password;
 import quickfix.field.Price;
 import quickfix.field.StopPx;
 import quickfix.field.Symbol;
+import quickfix.fix44.ExecutionReport;
 
 import java.math.BigDecimal;
 import java.util.Optional;
@@ -138,7 +139,7 @@ final class FixApplication implements quickfix.Application {
             PlaceOrderRequest request = new PlaceOrderRequest(clOrdId, symbol, side(side), orderType(m),
                     quantity, price(m, Price.FIELD, digits), price(m, StopPx.FIELD, digits), timeInForce(m),
                     allOrNone(m));
-            sessions.placing(orderId);
+            sessions.answering(orderId);
             try {
                 OrderService.Placed placed = orders.place(customerId, request);
                 return switch (placed.status()) {
@@ -146,7 +147,7 @@ final class FixApplication implements quickfix.Application {
                     default -> FixReports.accepted(placed.order(), digits);
                 };
             } finally {
-                sessions.placed(orderId);
+                sessions.answered(orderId);
             }
         } catch (IllegalArgumentException e) {
             return FixReports.rejected(clOrdId, orderId.toString(), symbol, side, quantity, OrdRejReason.OTHER,
@@ -170,9 +171,12 @@ final class FixApplication implements quickfix.Application {
         String clOrdId = m.getString(ClOrdID.FIELD);
         String origClOrdId = m.getString(OrigClOrdID.FIELD);
         UUID orderId = OrderIds.orderId(customerId, origClOrdId);
+        sessions.answering(orderId);
         try {
             OrderResponse cancelled = orders.cancel(customerId, orderId);
-            return FixReports.cancelled(cancelled, clOrdId, origClOrdId, minorDigits(cancelled.symbol()));
+            ExecutionReport answer = FixReports.cancelled(cancelled, clOrdId, origClOrdId, minorDigits(cancelled.symbol()));
+            sessions.answeredWith(customerId, answer.getExecID().getValue());
+            return answer;
         } catch (ApiProblem p) {
             ProblemDetail d = p.detail();
             if (d.getStatus() == 404) {
@@ -187,6 +191,8 @@ final class FixApplication implements quickfix.Application {
             }
             return FixReports.cancelRejected(orderId.toString(), clOrdId, origClOrdId, null, CxlRejReason.OTHER,
                     "not cancelled now, try again: " + describe(e));
+        } finally {
+            sessions.answered(orderId);
         }
     }
 

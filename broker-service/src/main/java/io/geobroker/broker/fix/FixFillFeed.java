@@ -1,6 +1,7 @@
 package io.geobroker.broker.fix;
 
 import io.geobroker.domain.Fill;
+import io.geobroker.domain.OrderEvent;
 import io.geobroker.domain.Topics;
 import io.geobroker.domain.Topology;
 import io.geobroker.domain.WireFormat;
@@ -26,14 +27,26 @@ import java.util.Properties;
 import java.util.function.Predicate;
 
 /**
- * Reads the fills topic of every region of the deployment and hands each fill to
- * {@link FixSessions#report}: a customer that uses FIX here gets its fills from every region. Offsets
- * are committed (under the group {@code geobroker-fix-<region>}, without joining it) after each
- * poll's fills were handed over, so a crash reads at most that poll again;
- * the sessions recognise what they were already sent. Started only once some customer uses FIX
- * here, so a broker without FIX clients reads nothing.
+ * Reads the fills and order events topics of every region of the deployment and hands each fill
+ * and each order event (an order cancelled or expired) to {@link FixSessions}: a customer that uses
+ * FIX here gets its fills, cancels and expiries from every region. One consumer per region and
+ * topic, so a region whose order events topic does not exist yet (a broker of an older version)
+ * still feeds its fills. Offsets are committed (under the group {@code geobroker-fix-<region>},
+ * without joining it) after each poll's records were handed over, so a crash reads at most that poll
+ * again; the sessions recognise what they were already sent. A record that does not decode is
+ * logged and skipped: it never stops the feed. Started only once some customer uses FIX here, so a
+ * broker without FIX clients reads nothing.
  */
 final class FixFillFeed implements AutoCloseable {
+
+    /** Decodes one record's value; a record that is not valid throws. */
+    interface Decoder<T> {
+        T decode(byte[] value) throws WireFormat.InvalidMessageException;
+    }
+
+    /** One topic of every region: its name, what it carries, how it decodes and where it goes. */
+    record Feed<T>(String topic, String kind, Decoder<T> decoder, Predicate<T> report) {
+    }
 
     private static final Logger log = LoggerFactory.getLogger(FixFillFeed.class);
 
@@ -44,7 +57,10 @@ final class FixFillFeed implements AutoCloseable {
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean running = true;
 
-    FixFillFeed(Topology topology, Topics topics, String localRegion, List<String> regions, Predicate<Fill> report) {
+    FixFillFeed(Topology topology, Topics topics, String localRegion, List<String> regions, Predicate<Fill> fills,
+                Predicate<OrderEvent> events) {
+        List<Feed<?>> feeds = List.of(new Feed<>(topics.fills(), "fills", WireFormat::decodeFill, fills),
+                new Feed<>(topics.orderEvents(), "orders", WireFormat::decodeOrderEvent, events));
         for (Topology.RegionEndpoints region : topology.regions()) {
             if (!regions.isEmpty() && !regions.contains(region.name())) {
                 continue;
@@ -52,19 +68,21 @@ final class FixFillFeed implements AutoCloseable {
             if (region.kafkaBootstrap() == null || region.kafkaBootstrap().isBlank()) {
                 continue;
             }
-            Properties config = new Properties();
-            config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, region.kafkaBootstrap());
-            config.put(ConsumerConfig.GROUP_ID_CONFIG, topics.prefix() + "geobroker-fix-" + localRegion);
-            config.put(ConsumerConfig.CLIENT_ID_CONFIG, "broker-fix-" + localRegion + "-fills-" + region.name());
-            config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-            config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
-            config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-            KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
-                    new ByteArrayDeserializer());
-            consumers.add(consumer);
-            Thread t = new Thread(() -> run(consumer, topics.fills(), region.name(), report), "fix-fills-" + region.name());
-            t.setDaemon(true);
-            threads.add(t);
+            for (Feed<?> feed : feeds) {
+                Properties config = new Properties();
+                config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, region.kafkaBootstrap());
+                config.put(ConsumerConfig.GROUP_ID_CONFIG, topics.prefix() + "geobroker-fix-" + localRegion);
+                config.put(ConsumerConfig.CLIENT_ID_CONFIG, "broker-fix-" + localRegion + "-" + feed.kind() + "-" + region.name());
+                config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+                config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
+                config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+                KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
+                        new ByteArrayDeserializer());
+                consumers.add(consumer);
+                Thread t = new Thread(() -> run(consumer, feed, region.name()), "fix-" + feed.kind() + "-" + region.name());
+                t.setDaemon(true);
+                threads.add(t);
+            }
         }
         threads.forEach(Thread::start);
     }
@@ -75,20 +93,20 @@ final class FixFillFeed implements AutoCloseable {
      * position moves only past fills that were handed over, and the commit after the next poll
      * covers them.
      */
-    private void run(KafkaConsumer<String, byte[]> consumer, String topic, String region, Predicate<Fill> report) {
+    private <T> void run(KafkaConsumer<String, byte[]> consumer, Feed<T> feed, String region) {
         boolean assigned = false;
         try {
             while (running) {
                 try {
                     if (!assigned) {
-                        assign(consumer, topic);
+                        assign(consumer, feed.topic());
                         assigned = true;
                     }
-                    pollOnce(consumer, report);
+                    pollOnce(consumer, feed);
                 } catch (WakeupException e) {
                     throw e;
                 } catch (RuntimeException e) {
-                    log.warn("FIX fills consumer of {}: {}; trying again in 1 s", region, e.toString());
+                    log.warn("FIX {} consumer of {}: {}; trying again in 1 s", feed.kind(), region, e.toString());
                     Thread.sleep(1_000);
                 }
             }
@@ -96,29 +114,41 @@ final class FixFillFeed implements AutoCloseable {
             Thread.currentThread().interrupt();
         } catch (WakeupException e) {
             if (running) {
-                log.warn("FIX fills consumer of {} woken while running", region);
+                log.warn("FIX {} consumer of {} woken while running", feed.kind(), region);
             }
         } finally {
             consumer.close(Duration.ofSeconds(5));
         }
     }
 
-    private static void pollOnce(KafkaConsumer<String, byte[]> consumer, Predicate<Fill> report) {
+    private static <T> void pollOnce(KafkaConsumer<String, byte[]> consumer, Feed<T> feed) {
         var records = consumer.poll(Duration.ofMillis(500));
-        for (ConsumerRecord<String, byte[]> record : records) {
-            Fill fill;
-            try {
-                fill = WireFormat.decodeFill(record.value());
-            } catch (WireFormat.InvalidMessageException e) {
-                log.warn("undecodable fill at {}-{}@{} skipped: {}", record.topic(), record.partition(),
-                        record.offset(), e.getMessage());
-                continue;
-            }
-            report.test(fill);
-        }
+        deliver(records, feed);
         if (!records.isEmpty()) {
             consumer.commitSync();
         }
+    }
+
+    /**
+     * Hands every record that decodes to the feed's sessions, in order; one that does not is logged
+     * and skipped (the topic belongs to its broker, so nothing is dead-lettered here). Returns how many
+     * were skipped.
+     */
+    static <T> int deliver(Iterable<ConsumerRecord<String, byte[]>> records, Feed<T> feed) {
+        int skipped = 0;
+        for (ConsumerRecord<String, byte[]> record : records) {
+            T value;
+            try {
+                value = feed.decoder().decode(record.value());
+            } catch (WireFormat.InvalidMessageException e) {
+                log.warn("undecodable record of {} at {}-{}@{} skipped: {}", feed.kind(), record.topic(),
+                        record.partition(), record.offset(), e.getMessage());
+                skipped++;
+                continue;
+            }
+            feed.report().test(value);
+        }
+        return skipped;
     }
 
     /**

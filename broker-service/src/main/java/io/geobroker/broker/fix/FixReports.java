@@ -1,7 +1,9 @@
 package io.geobroker.broker.fix;
 
+import io.geobroker.broker.order.OrderIds;
 import io.geobroker.broker.order.OrderResponse;
 import io.geobroker.domain.Fill;
+import io.geobroker.domain.OrderEvent;
 import io.geobroker.domain.OrderStatus;
 import io.geobroker.domain.OrderType;
 import io.geobroker.domain.Side;
@@ -41,7 +43,9 @@ import java.util.UUID;
  * The broker's FIX messages to a client, built from the REST API's views of orders and from
  * fills. Quantities are whole shares; prices are decimals of the currency's major unit (see
  * {@link FixPrices}). Execution ids: a fill's id for a trade (so a client recognises a fill it has
- * seen), otherwise a fresh UUID.
+ * seen), the order event's id for a cancel or expiry (the answer to a cancel request and the
+ * unsolicited report of the same cancel carry one ExecID: {@link OrderIds#eventId}), otherwise a
+ * fresh UUID.
  */
 final class FixReports {
 
@@ -68,8 +72,8 @@ final class FixReports {
 
     /** The answer to a cancel that took effect. */
     static ExecutionReport cancelled(OrderResponse o, String clOrdId, String origClOrdId, int minorDigits) {
-        ExecutionReport r = report(o.orderId().toString(), UUID.randomUUID().toString(), ExecType.CANCELED,
-                OrdStatus.CANCELED, o.side(), 0, o.filledQuantity(), average(o, minorDigits));
+        ExecutionReport r = report(o.orderId().toString(), OrderIds.eventId(o.orderId(), OrderStatus.CANCELLED).toString(),
+                ExecType.CANCELED, OrdStatus.CANCELED, o.side(), 0, o.filledQuantity(), average(o, minorDigits));
         describe(r, o, minorDigits);
         r.set(new ClOrdID(clOrdId));
         r.set(new OrigClOrdID(origClOrdId));
@@ -128,6 +132,25 @@ final class FixReports {
         r.setDecimal(LastPx.FIELD, FixPrices.toDecimal(f.price(), minorDigits));
         r.set(new TransactTime(LocalDateTime.ofEpochSecond(f.durableTimeMicros() / 1_000_000,
                 (int) (f.durableTimeMicros() % 1_000_000) * 1000, ZoneOffset.UTC)));
+        return r;
+    }
+
+    /**
+     * An unsolicited report of an order that ended without filling in full: ExecType and OrdStatus
+     * Canceled (4) or Expired (C), ExecID the event's id, ClOrdID the order's, LeavesQty 0 and the
+     * order's filled totals.
+     */
+    static ExecutionReport ended(OrderEvent e, int minorDigits) {
+        char kind = e.status() == OrderStatus.EXPIRED ? ExecType.EXPIRED : ExecType.CANCELED;
+        ExecutionReport r = report(e.orderId(), e.eventId(), kind, kind == ExecType.EXPIRED ? OrdStatus.EXPIRED
+                : OrdStatus.CANCELED, e.side(), 0, e.filledQuantity(),
+                FixPrices.average(e.filledNotional(), e.filledQuantity(), minorDigits));
+        r.set(new ClOrdID(e.clientOrderId()));
+        r.set(new Symbol(e.symbol()));
+        r.setDecimal(OrderQty.FIELD, BigDecimal.valueOf(e.quantity()));
+        r.set(new OrdType(ordType(e.orderType())));
+        r.set(new TransactTime(LocalDateTime.ofEpochSecond(Math.floorDiv(e.eventTimeMicros(), 1_000_000),
+                (int) Math.floorMod(e.eventTimeMicros(), 1_000_000) * 1000, ZoneOffset.UTC)));
         return r;
     }
 

@@ -1,6 +1,7 @@
 package io.geobroker.broker.fix;
 
 import io.geobroker.domain.Fill;
+import io.geobroker.domain.OrderEvent;
 import io.geobroker.domain.SymbolDirectory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,10 +38,17 @@ import java.util.regex.Pattern;
  * next Logon gets it by resend) and across restarts (the sessions of the listed customers are
  * created at start, before any fill is read).
  *
- * <p>Exactly once per ExecID: a fill's report is sent only if the session has not been sent one with
- * the same ExecID (the fill id). At start, the last {@code remembered} messages of each session's
- * store are read for the ExecIDs they carry, which covers fills read again after a crash (the fills
- * consumer commits its offsets after each poll) and fills published again by a restarted broker.
+ * <p>Order events (an order cancelled by any means, or expired) are reported the same way, as
+ * Canceled or Expired ExecutionReports whose ExecID is the event's id.
+ *
+ * <p>Exactly once per ExecID: a fill's or order event's report is sent only if the session has not
+ * been sent one with the same ExecID (the fill id, the event id). The answer to the session's own
+ * cancel request carries the event's id too and is recorded before the event's report is considered
+ * (the report waits for the answer as a fill waits for its order's placement), so a cancel made over
+ * this session is reported once. At start, the last {@code remembered} messages of each session's
+ * store are read for the ExecIDs of their trade, cancel and expiry reports, which covers records read
+ * again after a crash (the consumers commit their offsets after each poll) and fills published
+ * again by a restarted broker.
  */
 final class FixSessions {
 
@@ -56,7 +64,8 @@ final class FixSessions {
     private final Function<SessionID, Session> sessionFactory;
     private final Set<String> customers = ConcurrentHashMap.newKeySet();
     private final Map<String, Reported> reported = new ConcurrentHashMap<>();
-    private final Map<UUID, CountDownLatch> placing = new ConcurrentHashMap<>();
+    /** Orders with a placement or cancel under way on their customer's session: their reports wait for its answer. */
+    private final Map<UUID, CountDownLatch> answering = new ConcurrentHashMap<>();
     private Runnable onFirstCustomer;
 
     /** The ExecIDs a session was sent, oldest first, bounded. */
@@ -135,15 +144,26 @@ final class FixSessions {
         }
     }
 
-    /** A placement of the order is under way on the customer's session: its fills wait for its answer. */
-    void placing(UUID orderId) {
-        placing.put(orderId, new CountDownLatch(1));
+    /** A placement or cancel of the order is under way on the customer's session: its reports wait for the answer. */
+    void answering(UUID orderId) {
+        answering.put(orderId, new CountDownLatch(1));
     }
 
-    void placed(UUID orderId) {
-        CountDownLatch latch = placing.remove(orderId);
+    void answered(UUID orderId) {
+        CountDownLatch latch = answering.remove(orderId);
         if (latch != null) {
             latch.countDown();
+        }
+    }
+
+    /**
+     * The session is about to answer a request with a report of this ExecID (a cancel that took
+     * effect): the same event read from Kafka is then not reported again.
+     */
+    void answeredWith(String customerId, String execId) {
+        Reported sent = reported.computeIfAbsent(customerId, id -> remembered(session(id)));
+        synchronized (sent) {
+            sent.execIds.add(execId);
         }
     }
 
@@ -155,7 +175,42 @@ final class FixSessions {
         if (!customers.contains(fill.customerId())) {
             return false;
         }
-        CountDownLatch answer = placing.get(UUID.fromString(fill.orderId()));
+        if (!awaitAnswer(fill.orderId())) {
+            return false;
+        }
+        int digits = directory.exchange(fill.exchange()).map(e -> e.currencyMinorDigits()).orElse(2);
+        Message report = FixReports.trade(fill, digits);
+        if (report == null) {
+            log.warn("fill {} of order {} carries no order totals; not reported over FIX", fill.fillId(), fill.orderId());
+            return false;
+        }
+        return sendOnce(fill.customerId(), fill.fillId(), report);
+    }
+
+    /**
+     * Reports an order cancelled or expired to its customer's session, unless the customer does not
+     * use FIX here or the session was already sent a report with the event's id (the answer to its
+     * own cancel request included). Returns whether a report was sent (or stored for resend).
+     */
+    boolean report(OrderEvent event) {
+        if (!customers.contains(event.customerId())) {
+            return false;
+        }
+        if (!awaitAnswer(event.orderId())) {
+            return false;
+        }
+        int digits = directory.exchange(event.exchange()).map(e -> e.currencyMinorDigits()).orElse(2);
+        return sendOnce(event.customerId(), event.eventId(), FixReports.ended(event, digits));
+    }
+
+    /** Waits (a bounded time) for an answer under way about the order on its session; false if interrupted. */
+    private boolean awaitAnswer(String orderId) {
+        CountDownLatch answer;
+        try {
+            answer = answering.get(UUID.fromString(orderId));
+        } catch (IllegalArgumentException e) {
+            return true;
+        }
         if (answer != null) {
             try {
                 answer.await(ACK_WAIT_MILLIS, TimeUnit.MILLISECONDS);
@@ -164,16 +219,14 @@ final class FixSessions {
                 return false;
             }
         }
-        Session session = session(fill.customerId());
-        Reported sent = reported.computeIfAbsent(fill.customerId(), id -> remembered(session));
-        int digits = directory.exchange(fill.exchange()).map(e -> e.currencyMinorDigits()).orElse(2);
-        Message report = FixReports.trade(fill, digits);
-        if (report == null) {
-            log.warn("fill {} of order {} carries no order totals; not reported over FIX", fill.fillId(), fill.orderId());
-            return false;
-        }
+        return true;
+    }
+
+    private boolean sendOnce(String customerId, String execId, Message report) {
+        Session session = session(customerId);
+        Reported sent = reported.computeIfAbsent(customerId, id -> remembered(session));
         synchronized (sent) {
-            if (!sent.execIds.add(fill.fillId())) {
+            if (!sent.execIds.add(execId)) {
                 return false;
             }
             session.send(report);
@@ -187,7 +240,7 @@ final class FixSessions {
         return session != null ? session : sessionFactory.apply(id);
     }
 
-    /** The ExecIDs of the trade reports among the session's last {@code remembered} stored messages. */
+    /** The ExecIDs of the trade, cancel and expiry reports among the session's last {@code remembered} stored messages. */
     private Reported remembered(Session session) {
         Reported r = new Reported(remembered);
         if (session == null) {
@@ -199,7 +252,7 @@ final class FixSessions {
             List<String> messages = new ArrayList<>();
             store.get(Math.max(1, last - remembered + 1), last, messages);
             for (String m : messages) {
-                String execId = tradeExecId(m);
+                String execId = reportedExecId(m);
                 if (execId != null) {
                     r.execIds.add(execId);
                 }
@@ -210,9 +263,13 @@ final class FixSessions {
         return r;
     }
 
-    /** ExecID(17) of a stored ExecutionReport with ExecType(150) F (trade), else null. */
-    static String tradeExecId(String message) {
-        if (!message.contains("\u000135=8\u0001") || !message.contains("\u0001150=F\u0001")) {
+    /**
+     * ExecID(17) of a stored ExecutionReport with ExecType(150) F (trade), 4 (canceled) or C
+     * (expired), else null.
+     */
+    static String reportedExecId(String message) {
+        if (!message.contains("\u000135=8\u0001") || !(message.contains("\u0001150=F\u0001")
+                || message.contains("\u0001150=4\u0001") || message.contains("\u0001150=C\u0001"))) {
             return null;
         }
         int at = message.indexOf("\u000117=");

@@ -3,6 +3,7 @@ package io.geobroker.broker.live;
 import io.geobroker.broker.fill.FillListener;
 import io.geobroker.broker.quote.QuoteDao;
 import io.geobroker.domain.Fill;
+import io.geobroker.domain.OrderEvent;
 import io.geobroker.domain.Region;
 import io.geobroker.domain.SymbolDirectory;
 import io.geobroker.domain.Ticker;
@@ -28,19 +29,22 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What the live page is pushed: prices and the customer's own fills, as Server-Sent Events on a
- * stream per open page ({@link LiveController}).
+ * What the live page is pushed: prices and the customer's own fills and order events (an order
+ * cancelled or expired), as Server-Sent Events on a stream per open page ({@link LiveController}).
  *
  * <p>Prices of this region's symbols are taken from the ticker consumer as each ticker arrives,
  * before the engine applies it; one thread pushes whatever changed at most every
  * {@link #COALESCE} (so a page gets one event per ~20 ms, not one per ticker, and a ticker is on
  * its way to the pages within that time; {@code geobroker.live.price.push} times each from the
  * consumer to the written event). Other regions' tickers come the same way from their own Kafka
- * while a page is open ({@link RemotePrices}), where the deployment lets a broker reach it; in
+ * while a page is open ({@link RemoteRegions}), where the deployment lets a broker reach it; in
  * any case their home broker writes its latest quote to {@code symbol_state} (every
  * {@code quote-persist-interval}) and Cassandra replicates it, and this broker reads that table every
- * {@link #REMOTE_POLL} while a page is open (source "replicated"). Fills are pushed to the pages of the customer whose order filled, as soon as the engine has
- * made them durable. Nothing is kept per page but its stream; with no page open nothing is done.
+ * {@link #REMOTE_POLL} while a page is open (source "replicated"). Fills and order events are
+ * pushed to the pages of the customer whose order they concern: this region's as soon as the engine
+ * has made them durable, other regions' as soon as {@link RemoteRegions} reads them from their home
+ * region's Kafka (published there once durable). Nothing is kept per page but its stream; with no
+ * page open nothing is done.
  */
 @Component
 public class LiveFeed implements FillListener, SmartLifecycle {
@@ -50,12 +54,27 @@ public class LiveFeed implements FillListener, SmartLifecycle {
                             String source) {
     }
 
-    /** A fill as the page shows it. */
+    /**
+     * A fill as the page shows it, with the order's quantity and filled totals after it (null for a
+     * fill published from a row written before they were kept), so the page updates the order's row.
+     */
     public record FillView(String fillId, String orderId, String symbol, String side, String orderType, long price,
-                           long quantity, String currency, String region, long durableTimeMicros) {
+                           long quantity, String currency, String region, long durableTimeMicros,
+                           Long orderQuantity, Long orderFilledQuantity, Long orderFilledNotional) {
         static FillView of(Fill f) {
             return new FillView(f.fillId(), f.orderId(), f.symbol(), f.side().name(), f.orderType().name(), f.price(),
-                    f.quantity(), f.currency(), f.region(), f.durableTimeMicros());
+                    f.quantity(), f.currency(), f.region(), f.durableTimeMicros(), f.orderQuantity(),
+                    f.orderFilledQuantity(), f.orderFilledNotional());
+        }
+    }
+
+    /** An order that ended (CANCELLED or EXPIRED) as the page shows it: its new status and totals. */
+    public record OrderView(String orderId, String clientOrderId, String symbol, String side, String status,
+                            long quantity, long filledQuantity, long filledNotional, String currency, String region,
+                            long eventTimeMicros) {
+        static OrderView of(OrderEvent e) {
+            return new OrderView(e.orderId(), e.clientOrderId(), e.symbol(), e.side().name(), e.status().name(),
+                    e.quantity(), e.filledQuantity(), e.filledNotional(), e.currency(), e.region(), e.eventTimeMicros());
         }
     }
 
@@ -79,10 +98,13 @@ public class LiveFeed implements FillListener, SmartLifecycle {
     private final Map<String, Received> received = new ConcurrentHashMap<>();
     private final Timer pushDelay;
     private final ConcurrentLinkedQueue<Fill> fills = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<OrderEvent> ended = new ConcurrentLinkedQueue<>();
     private final List<Subscriber> subscribers = new CopyOnWriteArrayList<>();
     private final Object signal = new Object();
     private boolean dirty;
     private volatile boolean running;
+    /** The regions whose fills and order events reach the pages: this one, and those {@link RemoteRegions} reads. */
+    private volatile List<String> pushedRegions;
     private Thread pusher;
     private Thread remote;
 
@@ -96,6 +118,7 @@ public class LiveFeed implements FillListener, SmartLifecycle {
         this.quotes = quotes;
         this.directory = directory;
         this.region = region;
+        this.pushedRegions = List.of(region.name());
         this.pushDelay = Timer.builder("geobroker.live.price.push")
                 .description("A ticker handed over by the consumer to its price written to every open page")
                 .publishPercentileHistogram().register(meters);
@@ -103,7 +126,7 @@ public class LiveFeed implements FillListener, SmartLifecycle {
 
     // ---- producers
 
-    /** A ticker as a consumer received it (this region's, or another's read by {@link RemotePrices}). Never blocks. */
+    /** A ticker as a consumer received it (this region's, or another's read by {@link RemoteRegions}). Never blocks. */
     public void tickerReceived(Ticker ticker) {
         if (subscribers.isEmpty()) {
             return;
@@ -113,12 +136,23 @@ public class LiveFeed implements FillListener, SmartLifecycle {
                 ticker.exchangeTimeMicros(), TICKER));
     }
 
+    /** Fills of this region's engine (once durable) or of another region's (read by {@link RemoteRegions}). Never blocks. */
     @Override
     public void filled(List<Fill> group) {
         if (subscribers.isEmpty()) {
             return;
         }
         fills.addAll(group);
+        wake();
+    }
+
+    /** Order events of this region's engine (once durable) or of another region's. Never blocks. */
+    @Override
+    public void ended(List<OrderEvent> events) {
+        if (subscribers.isEmpty()) {
+            return;
+        }
+        ended.addAll(events);
         wake();
     }
 
@@ -145,10 +179,19 @@ public class LiveFeed implements FillListener, SmartLifecycle {
         }
     }
 
+    /** The other regions whose Kafka {@link RemoteRegions} reads while a page is open. */
+    void pushedFrom(List<String> otherRegions) {
+        List<String> all = new ArrayList<>();
+        all.add(region.name());
+        all.addAll(otherRegions);
+        pushedRegions = List.copyOf(all);
+    }
+
     // ---- pages
 
     /**
-     * Opens a page's stream: the prices known now, then changes and the customer's fills. The first
+     * Opens a page's stream: which regions' fills and order events it is pushed ({@code hello}), the
+     * prices known now, then changes and the customer's fills and order events. The first
      * page also reads the other regions' quotes at once, so it does not wait for the next poll.
      */
     public void subscribe(String customerId, SseEmitter emitter) throws IOException {
@@ -159,7 +202,8 @@ public class LiveFeed implements FillListener, SmartLifecycle {
         emitter.onCompletion(() -> subscribers.remove(subscriber));
         emitter.onTimeout(() -> subscribers.remove(subscriber));
         emitter.onError(e -> subscribers.remove(subscriber));
-        emitter.send(SseEmitter.event().name("hello").data(Map.of("region", region.name(), "customerId", customerId)));
+        emitter.send(SseEmitter.event().name("hello").data(Map.of("region", region.name(), "customerId", customerId,
+                "pushedRegions", pushedRegions)));
         emitter.send(SseEmitter.event().name("prices").data(sorted(latest.values())));
         subscribers.add(subscriber);
     }
@@ -237,17 +281,26 @@ public class LiveFeed implements FillListener, SmartLifecycle {
         while ((f = fills.poll()) != null) {
             byCustomer.computeIfAbsent(f.customerId(), k -> new ArrayList<>()).add(FillView.of(f));
         }
-        if (prices.isEmpty() && byCustomer.isEmpty()) {
+        Map<String, List<OrderView>> endedByCustomer = new HashMap<>();
+        OrderEvent e;
+        while ((e = ended.poll()) != null) {
+            endedByCustomer.computeIfAbsent(e.customerId(), k -> new ArrayList<>()).add(OrderView.of(e));
+        }
+        if (prices.isEmpty() && byCustomer.isEmpty() && endedByCustomer.isEmpty()) {
             return;
         }
         List<PriceView> sortedPrices = sorted(prices);
         for (Subscriber s : subscribers) {
             List<FillView> own = byCustomer.get(s.customerId());
+            List<OrderView> ownEnded = endedByCustomer.get(s.customerId());
             if (!sortedPrices.isEmpty()) {
                 send(s, SseEmitter.event().name("prices").data(sortedPrices));
             }
             if (own != null) {
                 send(s, SseEmitter.event().name("fills").data(own));
+            }
+            if (ownEnded != null) {
+                send(s, SseEmitter.event().name("orders").data(ownEnded));
             }
         }
         long written = System.nanoTime();

@@ -27,6 +27,8 @@ final class Group {
     final Set<Holding> holdings = new LinkedHashSet<>();
     final List<BoundStatement> transactions = new ArrayList<>();
     final List<EngineStore.FillRow> fills = new ArrayList<>();
+    /** Orders this group cancels or expires, published as order events once it is durable. */
+    final List<OrderState> ended = new ArrayList<>();
     /** The symbols this group fills, each with the first ticker sequence it fills at. */
     final Map<SymbolState, Long> fillSymbols = new LinkedHashMap<>();
     final Set<SymbolState> symbols = new LinkedHashSet<>();
@@ -77,6 +79,7 @@ final class Group {
         holdings.clear();
         transactions.clear();
         fills.clear();
+        ended.clear();
         fillSymbols.clear();
         symbols.clear();
         completions.clear();

@@ -3,7 +3,9 @@ package io.geobroker.broker.matching;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import io.geobroker.broker.fill.FillPublisher;
 import io.geobroker.broker.routing.OrderInbox;
+import io.geobroker.broker.order.OrderIds;
 import io.geobroker.domain.Fill;
+import io.geobroker.domain.OrderEvent;
 import io.geobroker.domain.OrderType;
 import io.geobroker.domain.WallClock;
 
@@ -18,8 +20,8 @@ import java.util.concurrent.TimeUnit;
  * Makes the group being built durable and then lets the world see it: the group's absolute rows
  * (each once, with its final values, symbol_orders by {@link Generations}, the symbols' progress
  * and the deletion of their fills a restart no longer needs last) are written by the {@link BatchWriter} at the group's timestamp; only then are its REST
- * calls answered, its fills handed to Kafka and, once Kafka has acknowledged them, its ticker
- * offsets released ({@link InFlight}).
+ * calls answered, its fills and order events (the orders it cancelled or expired) handed to Kafka
+ * and, once Kafka has acknowledged them, its ticker offsets released ({@link InFlight}).
  */
 final class GroupCommit {
 
@@ -103,13 +105,24 @@ final class GroupCommit {
                 metrics.tickerToFill.record(Math.max(0, durableMicros - f.tickerExchangeTimeMicros()), TimeUnit.MICROSECONDS);
             }
         }
+        List<OrderEvent> events = new ArrayList<>(group.ended.size());
+        for (OrderState o : group.ended) {
+            events.add(event(o, region));
+        }
         for (Runnable completion : group.completions) {
             completion.run();
         }
         inFlight.await();
-        inFlight.hand(publisher.send(fills), new HashMap<>(group.fillSymbols), new ArrayList<>(group.offsets),
+        inFlight.hand(publisher.send(fills, events), new HashMap<>(group.fillSymbols), new ArrayList<>(group.offsets),
                 new ArrayList<>(group.skipped));
         group.clear();
+    }
+
+    /** The order event of an order this group cancelled or expired. */
+    static OrderEvent event(OrderState o, String region) {
+        return new OrderEvent(OrderIds.eventId(o.id, o.status).toString(), o.status, o.id.toString(), o.customerId,
+                o.clientOrderId, o.symbol, o.exchange, o.side, o.type, o.quantity, o.filledQuantity, o.filledNotional,
+                o.currency, Math.multiplyExact(o.updatedAt.toEpochMilli(), 1_000L), region);
     }
 
     /**

@@ -286,6 +286,7 @@ final class OrderLifecycle {
         }
         group.writeAfter(c.pendingWriteMicros());
         OrderState o = neverOpened(p, OrderStatus.CANCELLED);
+        group.ended.add(o);
         group.completions.add(() -> c.result().complete(
                 new Outcomes.Cancellation(Outcomes.CancelResult.CANCELLED, o.snapshot())));
     }
@@ -445,6 +446,7 @@ final class OrderLifecycle {
         live.remove(o.id);
         resting = live.size();
         group.orders.put(o.id, o);
+        group.ended.add(o);
     }
 
     /**

@@ -1,6 +1,13 @@
 package io.geobroker.broker.fix;
 
+import io.geobroker.broker.order.OrderIds;
+import io.geobroker.broker.order.OrderResponse;
 import io.geobroker.domain.Fill;
+import io.geobroker.domain.OrderEvent;
+import io.geobroker.domain.OrderStatus;
+import io.geobroker.domain.TimeInForce;
+import io.geobroker.domain.WireFormat;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import io.geobroker.domain.OrderType;
 import io.geobroker.domain.Side;
 import org.junit.jupiter.api.Test;
@@ -14,8 +21,19 @@ import quickfix.field.LastPx;
 import quickfix.field.LastQty;
 import quickfix.field.LeavesQty;
 import quickfix.field.OrdStatus;
+import quickfix.field.OrderID;
+import quickfix.field.OrderQty;
+import quickfix.field.OrigClOrdID;
+import quickfix.field.TransactTime;
 
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -75,11 +93,11 @@ class FixMessagesTest {
                 "USD", 7, 1, 2, "nvirginia", "M1", 1L, 1L, 19_000L);
         Message trade = FixReports.trade(fill, 2);
         trade.getHeader().setString(8, "FIX.4.4");
-        assertThat(FixSessions.tradeExecId(trade.toString())).isEqualTo("fill-7");
+        assertThat(FixSessions.reportedExecId(trade.toString())).isEqualTo("fill-7");
         Message rejected = FixReports.rejected("X1", null, "AAPL", '1', 1, 99, "no");
         rejected.getHeader().setString(8, "FIX.4.4");
-        assertThat(FixSessions.tradeExecId(rejected.toString())).isNull();
-        assertThat(FixSessions.tradeExecId("8=FIX.4.4\u00019=5\u000135=0\u000110=000\u0001")).isNull();
+        assertThat(FixSessions.reportedExecId(rejected.toString())).isNull();
+        assertThat(FixSessions.reportedExecId("8=FIX.4.4\u00019=5\u000135=0\u000110=000\u0001")).isNull();
     }
 
     @Test
@@ -88,5 +106,90 @@ class FixMessagesTest {
         assertThat(FixEventLog.scrub("Invalid message: " + logon)).doesNotContain("s3cr3t").contains("554=***");
         assertThat(FixEventLog.scrub("8=FIX.4.4|554=c1.s3cr3t|98=0|")).isEqualTo("8=FIX.4.4|554=***|98=0|");
         assertThat(FixEventLog.scrub("Received logon")).isEqualTo("Received logon");
+    }
+
+    private static OrderEvent event(OrderStatus status, long filled, long notional) {
+        UUID orderId = OrderIds.orderId("c1", "L9");
+        return new OrderEvent(OrderIds.eventId(orderId, status).toString(), status, orderId.toString(), "c1", "L9",
+                "AAPL", "NASDAQ", Side.BUY, OrderType.LIMIT, 10, filled, notional, "USD", 1_700_000_000_250_000L,
+                "nvirginia");
+    }
+
+    @Test
+    void an_unsolicited_cancel_report_carries_the_event_id_and_the_orders_totals() throws Exception {
+        OrderEvent cancelled = event(OrderStatus.CANCELLED, 4, 76_004);
+        Message r = FixReports.ended(cancelled, 2);
+        assertThat(r.getChar(ExecType.FIELD)).isEqualTo(ExecType.CANCELED);
+        assertThat(r.getChar(OrdStatus.FIELD)).isEqualTo(OrdStatus.CANCELED);
+        assertThat(r.getString(ExecID.FIELD)).isEqualTo(cancelled.eventId());
+        assertThat(r.getString(OrderID.FIELD)).isEqualTo(cancelled.orderId());
+        assertThat(r.getString(ClOrdID.FIELD)).isEqualTo("L9");
+        assertThat(r.isSetField(OrigClOrdID.FIELD)).as("unsolicited: no request to refer to").isFalse();
+        assertThat(new BigDecimal(r.getString(LeavesQty.FIELD))).isEqualByComparingTo("0");
+        assertThat(new BigDecimal(r.getString(CumQty.FIELD))).isEqualByComparingTo("4");
+        assertThat(new BigDecimal(r.getString(OrderQty.FIELD))).isEqualByComparingTo("10");
+        assertThat(new BigDecimal(r.getString(AvgPx.FIELD))).isEqualByComparingTo("190.01");
+        assertThat(r.getUtcTimeStamp(TransactTime.FIELD))
+                .isEqualTo(LocalDateTime.ofInstant(Instant.ofEpochSecond(1_700_000_000L, 250_000_000), ZoneOffset.UTC));
+    }
+
+    @Test
+    void an_expiry_report_is_expired_with_nothing_filled() throws Exception {
+        OrderEvent expired = event(OrderStatus.EXPIRED, 0, 0);
+        Message r = FixReports.ended(expired, 2);
+        assertThat(r.getChar(ExecType.FIELD)).isEqualTo(ExecType.EXPIRED);
+        assertThat(r.getChar(OrdStatus.FIELD)).isEqualTo(OrdStatus.EXPIRED);
+        assertThat(r.getString(ExecID.FIELD)).isEqualTo(expired.eventId())
+                .isNotEqualTo(event(OrderStatus.CANCELLED, 0, 0).eventId());
+        assertThat(new BigDecimal(r.getString(CumQty.FIELD))).isEqualByComparingTo("0");
+        assertThat(new BigDecimal(r.getString(AvgPx.FIELD))).isEqualByComparingTo("0");
+    }
+
+    @Test
+    void the_answer_to_a_cancel_request_carries_the_exec_id_of_the_cancels_order_event() throws Exception {
+        UUID orderId = OrderIds.orderId("c1", "L9");
+        OrderResponse order = new OrderResponse(orderId, "L9", "AAPL", "NASDAQ", Side.BUY, OrderType.LIMIT,
+                TimeInForce.GTC, false, 10, 19_000L, null, OrderStatus.CANCELLED, 4, 19_001L, null, Instant.EPOCH,
+                Instant.EPOCH, "nvirginia", "nvirginia", null);
+        Message answer = FixReports.cancelled(order, "C9", "L9", 2);
+        assertThat(answer.getString(ExecID.FIELD)).isEqualTo(event(OrderStatus.CANCELLED, 4, 76_004).eventId());
+        assertThat(FixReports.cancelled(order, "C10", "L9", 2).getString(ExecID.FIELD))
+                .as("deterministic").isEqualTo(answer.getString(ExecID.FIELD));
+    }
+
+    @Test
+    void cancel_and_expiry_exec_ids_are_found_in_stored_messages_but_not_status_reports() {
+        Message cancelled = FixReports.ended(event(OrderStatus.CANCELLED, 0, 0), 2);
+        cancelled.getHeader().setString(8, "FIX.4.4");
+        assertThat(FixSessions.reportedExecId(cancelled.toString())).isEqualTo(event(OrderStatus.CANCELLED, 0, 0).eventId());
+        Message expired = FixReports.ended(event(OrderStatus.EXPIRED, 0, 0), 2);
+        expired.getHeader().setString(8, "FIX.4.4");
+        assertThat(FixSessions.reportedExecId(expired.toString())).isEqualTo(event(OrderStatus.EXPIRED, 0, 0).eventId());
+        OrderResponse open = new OrderResponse(UUID.randomUUID(), "S1", "AAPL", "NASDAQ", Side.BUY, OrderType.LIMIT,
+                TimeInForce.GTC, false, 10, 19_000L, null, OrderStatus.OPEN, 0, null, null, Instant.EPOCH,
+                Instant.EPOCH, "nvirginia", "nvirginia", null);
+        Message status = FixReports.status(open, 2);
+        status.getHeader().setString(8, "FIX.4.4");
+        assertThat(FixSessions.reportedExecId(status.toString())).as("a status report is no event").isNull();
+    }
+
+    private static ConsumerRecord<String, byte[]> record(long offset, byte[] value) {
+        return new ConsumerRecord<>("order-events", 0, offset, "k", value);
+    }
+
+    @Test
+    void records_that_do_not_decode_are_skipped_and_the_rest_delivered_in_order() {
+        OrderEvent first = event(OrderStatus.CANCELLED, 0, 0);
+        OrderEvent second = event(OrderStatus.EXPIRED, 0, 0);
+        List<OrderEvent> delivered = new ArrayList<>();
+        FixFillFeed.Feed<OrderEvent> feed = new FixFillFeed.Feed<>("order-events", "orders",
+                WireFormat::decodeOrderEvent, delivered::add);
+        int skipped = FixFillFeed.deliver(List.of(record(0, WireFormat.encode(first)),
+                record(1, "not json".getBytes(StandardCharsets.UTF_8)), record(2, null),
+                record(3, WireFormat.encode(new Fill("f1", "o1", "c1", "AAPL", "NASDAQ", Side.BUY, OrderType.LIMIT,
+                        1, 1, "USD", 1, 1, 1, "nvirginia"))),
+                record(4, WireFormat.encode(second))), feed);
+        assertThat(skipped).isEqualTo(3);
+        assertThat(delivered).containsExactly(first, second);
     }
 }

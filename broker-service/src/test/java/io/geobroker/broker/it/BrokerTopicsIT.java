@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A broker whose fills and dead-letter topics do not exist yet creates them, in its own region's
+ * A broker whose fills, order events and dead-letter topics do not exist yet creates them, in its own region's
  * Kafka, from its start and before it sends anything to them, so that an idempotent producer's first
  * send never goes to a partition its leader has not applied yet (see {@link io.geobroker.kafka.TopicReadiness}).
  */
@@ -28,12 +28,12 @@ import static org.awaitility.Awaitility.await;
 class BrokerTopicsIT {
 
     @Test
-    void missing_fills_and_dead_letter_topics_are_created_in_the_brokers_region_before_any_record(StackContext context)
+    void missing_fills_order_events_and_dead_letter_topics_are_created_in_the_brokers_region_before_any_record(StackContext context)
             throws Exception {
         TestStack stack = TestStack.of(context);
         String prefix = context.topics().prefix() + "fresh.";
         Topics topics = new Topics(prefix);
-        List<String> created = List.of(topics.fills(), topics.tickersDeadLetter());
+        List<String> created = List.of(topics.fills(), topics.orderEvents(), topics.tickersDeadLetter());
         try (Admin nvirginia = admin(stack, "nvirginia"); Admin sydney = admin(stack, "sydney")) {
             assertThat(nvirginia.listTopics().names().get()).doesNotContainAnyElementsOf(created);
 

@@ -1,6 +1,7 @@
 package io.geobroker.broker.it;
 
 import io.geobroker.broker.order.OrderIds;
+import io.geobroker.domain.OrderStatus;
 import io.geobroker.testsupport.StackContext;
 import io.geobroker.testsupport.WithLocalStack;
 import org.junit.jupiter.api.AfterAll;
@@ -271,6 +272,10 @@ class FixIT {
             fix.send(cancel("C1", "R1", "MSFT", 5));
             Message cancelled = fix.next(report("C1", ExecType.CANCELED), ANSWER);
             assertThat(cancelled.getString(OrigClOrdID.FIELD)).isEqualTo("R1");
+            assertThat(cancelled.getString(ExecID.FIELD)).as("the cancel's event id")
+                    .isEqualTo(OrderIds.eventId(UUID.fromString(placed.text("orderId")), OrderStatus.CANCELLED).toString());
+            assertThat(fix.drain(Duration.ofSeconds(3))).as("the answer is the only report of this cancel")
+                    .noneMatch(report("R1", ExecType.CANCELED));
             assertThat(cancelled.getChar(OrdStatus.FIELD)).isEqualTo(OrdStatus.CANCELED);
             assertThat(api.order(dave, placed.text("orderId")).text("status")).isEqualTo("CANCELLED");
             assertThat(api.cash(dave, "USD")).containsExactly(START_CASH, 0);
@@ -295,6 +300,80 @@ class FixIT {
             fix.send(missing);
             Message none = fix.next(report("nope", ExecType.ORDER_STATUS), ANSWER);
             assertThat(none.getChar(OrdStatus.FIELD)).isEqualTo(OrdStatus.REJECTED);
+        }
+    }
+
+    @Test
+    void a_rest_cancel_of_a_fix_order_is_reported_once_unsolicited() throws Exception {
+        String ivan = customer();
+        try (FixClient fix = connect(ivan)) {
+            fix.send(limit("U1", "ORCL", Side.BUY, 4, "100.00"));
+            fix.next(report("U1", ExecType.NEW), ANSWER);
+            String orderId = OrderIds.orderId(id(ivan), "U1").toString();
+            assertThat(api.cancel(ivan, orderId).status()).isEqualTo(200);
+
+            Message cancelled = fix.next(report("U1", ExecType.CANCELED), ANSWER);
+            assertThat(cancelled.getString(ExecID.FIELD))
+                    .isEqualTo(OrderIds.eventId(UUID.fromString(orderId), OrderStatus.CANCELLED).toString());
+            assertThat(cancelled.getString(OrderID.FIELD)).isEqualTo(orderId);
+            assertThat(cancelled.getChar(OrdStatus.FIELD)).isEqualTo(OrdStatus.CANCELED);
+            assertThat(decimal(cancelled, LeavesQty.FIELD)).isEqualByComparingTo("0");
+            assertThat(decimal(cancelled, CumQty.FIELD)).isEqualByComparingTo("0");
+            assertThat(decimal(cancelled, OrderQty.FIELD)).isEqualByComparingTo("4");
+            assertThat(cancelled.getString(Symbol.FIELD)).isEqualTo("ORCL");
+            assertThat(cancelled.isSetField(OrigClOrdID.FIELD)).as("unsolicited").isFalse();
+            assertThat(fix.drain(Duration.ofSeconds(3))).as("exactly once").noneMatch(report("U1", ExecType.CANCELED));
+        }
+    }
+
+    @Test
+    void a_day_order_that_expires_is_reported_expired() throws Exception {
+        String judy = customer();
+        try (FixClient fix = connect(judy)) {
+            NewOrderSingle day = order("E1", "INTC", Side.BUY, 3, OrdType.LIMIT);
+            day.setDecimal(Price.FIELD, new BigDecimal("20.00"));
+            fix.send(day);
+            Message ack = fix.next(report("E1", ExecType.NEW), ANSWER);
+            assertThat(ack.getChar(TimeInForce.FIELD)).as("DAY when TimeInForce is left out").isEqualTo(TimeInForce.DAY);
+            try {
+                InProcessBroker.CLOCK.advance(Duration.ofDays(1));
+                Message expired = fix.next(report("E1", ExecType.EXPIRED), Duration.ofSeconds(30));
+                String orderId = OrderIds.orderId(id(judy), "E1").toString();
+                assertThat(expired.getString(ExecID.FIELD))
+                        .isEqualTo(OrderIds.eventId(UUID.fromString(orderId), OrderStatus.EXPIRED).toString());
+                assertThat(expired.getChar(OrdStatus.FIELD)).isEqualTo(OrdStatus.EXPIRED);
+                assertThat(decimal(expired, LeavesQty.FIELD)).isEqualByComparingTo("0");
+                assertThat(api.order(judy, orderId).text("status")).isEqualTo("EXPIRED");
+            } finally {
+                InProcessBroker.CLOCK.reset();
+            }
+            assertThat(fix.drain(Duration.ofSeconds(2))).as("exactly once").noneMatch(report("E1", ExecType.EXPIRED));
+        }
+    }
+
+    @Test
+    void a_cancel_while_logged_out_arrives_once_after_the_next_logon() throws Exception {
+        String kate = customer();
+        try (FixClient fix = connect(kate)) {
+            fix.keepSequenceNumbers();
+            fix.send(limit("W1", "CSCO", Side.BUY, 2, "30.00"));
+            fix.next(report("W1", ExecType.NEW), ANSWER);
+            fix.logout();
+            await().atMost(ANSWER).until(() -> !fix.session().isLoggedOn());
+
+            String orderId = OrderIds.orderId(id(kate), "W1").toString();
+            assertThat(api.cancel(kate, orderId).status()).isEqualTo(200);
+            String execId = OrderIds.eventId(UUID.fromString(orderId), OrderStatus.CANCELLED).toString();
+            await("the cancel report stored for the logged-out session").atMost(ANSWER)
+                    .until(() -> storedMessagesContain(store.resolve("nvirginia"), id(kate), execId));
+
+            fix.logon();
+            assertThat(fix.awaitLogon(ANSWER)).isTrue();
+            Message cancelled = fix.next(report("W1", ExecType.CANCELED), ANSWER);
+            assertThat(cancelled.getString(ExecID.FIELD)).isEqualTo(execId);
+            assertThat(cancelled.getHeader().isSetField(PossDupFlag.FIELD) && cancelled.getHeader().getBoolean(PossDupFlag.FIELD))
+                    .as("sent again from the store").isTrue();
+            assertThat(fix.drain(Duration.ofSeconds(2))).as("exactly once").noneMatch(report("W1", ExecType.CANCELED));
         }
     }
 
@@ -438,6 +517,24 @@ class FixIT {
                     .isEqualTo(OrderIds.fillId(UUID.fromString(orderId), sequence).toString());
             assertThat(decimal(trade, CumQty.FIELD)).isEqualByComparingTo("2");
             assertThat(trade.getChar(OrdStatus.FIELD)).isEqualTo(OrdStatus.FILLED);
+        }
+    }
+
+    @Test
+    void an_order_for_another_regions_symbol_cancelled_at_home_is_reported_here() throws Exception {
+        String lena = customer();
+        try (FixClient fix = new FixClient(sydneyAddress, PORT, id(lena), "GEOBROKER", lena)) {
+            assertThat(fix.awaitLogon(Duration.ofSeconds(30))).as("logged on in Sydney once the customer replicated").isTrue();
+            fix.send(limit("Q1", "PEP", Side.BUY, 2, "100.00"));
+            fix.next(report("Q1", ExecType.PENDING_NEW), ANSWER);
+            String orderId = OrderIds.orderId(id(lena), "Q1").toString();
+            await().atMost(Duration.ofSeconds(30)).until(() -> "OPEN".equals(api.order(lena, orderId).text("status")));
+
+            assertThat(api.cancel(lena, orderId).status()).as("cancelled through N. Virginia's API").isEqualTo(200);
+            Message cancelled = fix.next(report("Q1", ExecType.CANCELED), Duration.ofSeconds(30));
+            assertThat(cancelled.getString(ExecID.FIELD)).as("N. Virginia's cancel, reported by Sydney")
+                    .isEqualTo(OrderIds.eventId(UUID.fromString(orderId), OrderStatus.CANCELLED).toString());
+            assertThat(fix.drain(Duration.ofSeconds(3))).as("exactly once").noneMatch(report("Q1", ExecType.CANCELED));
         }
     }
 }

@@ -2,8 +2,11 @@ package io.geobroker.broker.it;
 
 import io.geobroker.broker.order.OrderIds;
 import io.geobroker.domain.Fill;
+import io.geobroker.domain.OrderStatus;
 import io.geobroker.testsupport.StackContext;
 import io.geobroker.testsupport.WithLocalStack;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -46,7 +49,10 @@ import static org.awaitility.Awaitility.await;
 /**
  * A FIX client's fills across a SIGKILL of its broker (the boot jar as its own JVM) in the middle of
  * a stream of tickers: after the restart, with the same message store, the client that reconnects
- * with its sequence numbers has every fill reported exactly once per ExecID.
+ * with its sequence numbers has every fill reported exactly once per ExecID. Two more orders are
+ * cancelled over REST, one before the kill and one after the restart; while the broker is down its
+ * FIX feed's committed offsets are deleted, so the restarted broker reads the fills and the first
+ * cancel again: each cancel is still reported exactly once (the ExecIDs read back from the store).
  */
 @WithLocalStack
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -92,6 +98,7 @@ class FixRestartIT {
         String token = broker.api.customer("fixr" + UUID.randomUUID().toString().substring(0, 8), 100_000_000);
         String customerId = token.substring(0, token.lastIndexOf('.'));
         List<Message> trades = new ArrayList<>();
+        List<Message> cancels = new ArrayList<>();
         int beforeKill;
         try (FixClient fix = new FixClient(address, PORT, customerId, "GEOBROKER", token)) {
             assertThat(fix.awaitLogon(Duration.ofSeconds(30))).isTrue();
@@ -106,25 +113,40 @@ class FixRestartIT {
                 acked.add(m.getString(ClOrdID.FIELD));
             }
 
+            for (String z : List.of("Z0", "Z1")) {
+                fix.send(limit(z, "50.00"));
+                assertThat(fix.next(FixRestartIT::isExecutionReport, Duration.ofSeconds(30)).getChar(ExecType.FIELD))
+                        .isEqualTo(ExecType.NEW);
+            }
+            assertThat(broker.api.cancel(token, OrderIds.orderId(customerId, "Z0").toString()).status()).isEqualTo(200);
+            await("the cancel reported before the kill").atMost(Duration.ofSeconds(30)).until(() -> {
+                take(fix.drain(Duration.ofMillis(50)), trades, cancels);
+                return !cancels.isEmpty();
+            });
+
             for (int i = 0; i < ORDERS / 2; i++) {
                 exchange.tick("META", 10_000, 1);
             }
             await("a first trade reported before the kill").atMost(Duration.ofSeconds(30)).until(() -> {
-                trades.addAll(fix.drain(Duration.ofMillis(50)).stream().filter(FixRestartIT::isTrade).toList());
+                take(fix.drain(Duration.ofMillis(50)), trades, cancels);
                 return !trades.isEmpty();
             });
             broker.kill();
             beforeKill = distinctExecIds(trades).size();
+            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafkaBootstrap("nvirginia")))) {
+                admin.deleteConsumerGroups(List.of(stack.topics().prefix() + "geobroker-fix-nvirginia")).all().get();
+            }
             for (int i = ORDERS / 2; i < ORDERS; i++) {
                 exchange.tick("META", 10_000, 1);
             }
             broker.start();
+            assertThat(broker.api.cancel(token, OrderIds.orderId(customerId, "Z1").toString()).status()).isEqualTo(200);
 
             await().atMost(Duration.ofSeconds(90)).until(() -> {
-                trades.addAll(fix.drain(Duration.ofMillis(200)).stream().filter(FixRestartIT::isTrade).toList());
-                return distinctExecIds(trades).size() >= ORDERS;
+                take(fix.drain(Duration.ofMillis(200)), trades, cancels);
+                return distinctExecIds(trades).size() >= ORDERS && distinctExecIds(cancels).size() >= 2;
             });
-            trades.addAll(fix.drain(Duration.ofSeconds(3)).stream().filter(FixRestartIT::isTrade).toList());
+            take(fix.drain(Duration.ofSeconds(3)), trades, cancels);
         }
 
         Set<String> orderIds = new HashSet<>();
@@ -140,14 +162,43 @@ class FixRestartIT {
         assertThat(published).as("every order filled once").hasSize(ORDERS);
         assertThat(reported).as("no ExecID reported twice").doesNotHaveDuplicates();
         assertThat(Set.copyOf(reported)).as("every fill reported").isEqualTo(published);
+        List<String> cancelled = cancels.stream().map(FixRestartIT::execId).toList();
+        System.out.printf("FIX cancels across SIGKILL and a re-read of the order events: %d reports, %d distinct ExecIDs%n",
+                cancelled.size(), Set.copyOf(cancelled).size());
+        assertThat(cancelled).as("each cancel reported exactly once").containsExactlyInAnyOrder(
+                OrderIds.eventId(OrderIds.orderId(customerId, "Z0"), OrderStatus.CANCELLED).toString(),
+                OrderIds.eventId(OrderIds.orderId(customerId, "Z1"), OrderStatus.CANCELLED).toString());
+    }
+
+    /** Sorts received messages into trade and cancel reports (the rest is not counted). */
+    private static void take(List<Message> received, List<Message> trades, List<Message> cancels) {
+        for (Message m : received) {
+            if (isTrade(m)) {
+                trades.add(m);
+            } else if (isCancel(m)) {
+                cancels.add(m);
+            }
+        }
+    }
+
+    private static boolean isCancel(Message m) {
+        try {
+            return isExecutionReport(m) && m.getChar(ExecType.FIELD) == ExecType.CANCELED;
+        } catch (FieldNotFound e) {
+            return false;
+        }
     }
 
     private static NewOrderSingle limit(String clOrdId) {
+        return limit(clOrdId, "100.00");
+    }
+
+    private static NewOrderSingle limit(String clOrdId, String price) {
         NewOrderSingle o = new NewOrderSingle(new ClOrdID(clOrdId), new Side(Side.BUY),
                 new TransactTime(LocalDateTime.now(ZoneOffset.UTC)), new OrdType(OrdType.LIMIT));
         o.set(new Symbol("META"));
         o.setDecimal(OrderQty.FIELD, BigDecimal.ONE);
-        o.setDecimal(Price.FIELD, new BigDecimal("100.00"));
+        o.setDecimal(Price.FIELD, new BigDecimal(price));
         o.set(new TimeInForce(TimeInForce.GOOD_TILL_CANCEL));
         o.set(new HandlInst(HandlInst.AUTOMATED_EXECUTION_ORDER_PRIVATE_NO_BROKER_INTERVENTION));
         return o;

@@ -258,8 +258,59 @@ class WebPageIT {
         await().atMost(REPLICATED).untilAsserted(() -> assertThat(text(orderStatus(orderId))).isEqualTo("CANCELLED"));
     }
 
+    /**
+     * Orders for N. Virginia's symbol placed on Sydney's page: once they are open at home, the page's
+     * reads of its order list are made to fail (its {@code fetch} refuses them), so only the stream
+     * can tell it anything more. A ticker in N. Virginia fills one and the other is cancelled through
+     * N. Virginia's API, not the page: the page shows the fill, the order FILLED and the other
+     * CANCELLED, in the same document (no navigation), from N. Virginia's Kafka.
+     */
     @Test
     @Order(5)
+    void another_regions_fill_and_cancel_are_pushed_to_the_page_without_reading_the_orders_again() {
+        placeThroughForm("AAPL", "BUY", "LIMIT", "3", "200.00", null);
+        await().atMost(PUSHED).untilAsserted(() -> assertThat(text(By.cssSelector("#order-result dd[data-field='status']")))
+                .startsWith("202 PENDING"));
+        String toFill = text(By.cssSelector("#order-result dd[data-field='order']"));
+        placeThroughForm("AAPL", "BUY", "LIMIT", "1", "100.00", null);
+        await().atMost(PUSHED).untilAsserted(() -> assertThat(text(By.cssSelector("#order-result dd[data-field='order']")))
+                .isNotEqualTo(toFill));
+        String toCancel = text(By.cssSelector("#order-result dd[data-field='order']"));
+        await().atMost(REPLICATED).untilAsserted(() -> {
+            assertThat(text(orderStatus(toFill))).isEqualTo("OPEN");
+            assertThat(text(orderStatus(toCancel))).isEqualTo("OPEN");
+        });
+
+        JavascriptExecutor js = (JavascriptExecutor) browser;
+        js.executeScript("window.sameDocument = true; window.listReads = 0; window.realFetch = window.fetch;"
+                + "window.fetch = (url, options) => String(url).startsWith('/api/v1/orders?')"
+                + " ? (window.listReads++, Promise.reject(new TypeError('order list reads refused by the test')))"
+                + " : window.realFetch(url, options);");
+        try {
+            us.tick("AAPL", 19_900, 1_000);
+            await().atMost(REPLICATED).untilAsserted(() -> {
+                assertThat(text(By.cssSelector("#fills tr[data-order-id='" + toFill + "'] td:nth-child(4)"))).isEqualTo("3");
+                assertThat(text(By.cssSelector("#fills tr[data-order-id='" + toFill + "'] td:nth-child(6)")))
+                        .isEqualTo("nvirginia");
+                assertThat(text(orderStatus(toFill))).isEqualTo("FILLED");
+            });
+            assertThat(text(By.cssSelector("#orders tr[data-order-id='" + toFill + "'] td:nth-child(9)")))
+                    .as("the average price from the pushed totals").isEqualTo("199.00");
+
+            BrokerApi.Response cancelled = nvirginia.api.cancel(token, toCancel);
+            assertThat(cancelled.status()).as(cancelled.toString()).isEqualTo(200);
+            await().atMost(REPLICATED).untilAsserted(() -> assertThat(text(orderStatus(toCancel))).isEqualTo("CANCELLED"));
+
+            assertThat(js.executeScript("return window.sameDocument === true;")).as("no navigation").isEqualTo(true);
+            assertThat(((Number) js.executeScript("return window.listReads;")).longValue())
+                    .as("the page tried to read its orders (after each push) and was refused every time").isPositive();
+        } finally {
+            js.executeScript("window.fetch = window.realFetch;");
+        }
+    }
+
+    @Test
+    @Order(6)
     void rules_are_checked_before_sending_and_a_refusal_shows_the_servers_problem_details() {
         int placements = browser.findElements(By.cssSelector("#placements tbody tr")).size();
         placeThroughForm("BHP", "BUY", "LIMIT", "1", "45.001", null);
@@ -280,7 +331,7 @@ class WebPageIT {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void the_other_regions_page_shows_the_same_orders() {
         List<String> here = browser.findElements(By.cssSelector("#orders tbody tr")).stream()
                 .map(r -> r.getAttribute("data-order-id")).toList();
@@ -299,7 +350,7 @@ class WebPageIT {
     }
 
     @Test
-    @Order(7)
+    @Order(8)
     void a_market_order_for_an_unreachable_home_region_is_refused_with_its_retry_time() {
         browser.get(sydney.api.baseUrl() + "/");
         signIn();

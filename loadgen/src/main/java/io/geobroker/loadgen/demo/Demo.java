@@ -353,11 +353,12 @@ public final class Demo implements AutoCloseable {
         }
     }
 
-    /** Creates each region's fills and ticker topics up front, so no consumer waits for auto-creation. */
+    /** Creates each region's fills, order events and ticker topics up front, so no consumer waits for auto-creation. */
     static void createTopics(Topology topology, Topics topics) {
         for (Topology.RegionEndpoints r : topology.regions()) {
             Set<String> names = new TreeSet<>();
             names.add(topics.fills());
+            names.add(topics.orderEvents());
             names.add(topics.tickersDeadLetter());
             for (String exchange : r.region().exchanges()) {
                 names.add(topics.tickers(exchange));

@@ -2,7 +2,6 @@ package io.geobroker.broker.live;
 
 import io.geobroker.domain.Region;
 import io.geobroker.domain.SymbolDirectory;
-import io.geobroker.domain.Ticker;
 import io.geobroker.domain.Topics;
 import io.geobroker.domain.Topology;
 import io.geobroker.domain.WireFormat;
@@ -26,18 +25,23 @@ import java.util.List;
 import java.util.Properties;
 
 /**
- * Other regions' tickers for the live page, read from their own Kafka while a page is open: the
- * page then sees another region's price change as soon as that region's exchange publishes it,
- * instead of at the next read of the replicated quotes (1-3 s later). One consumer per other region,
- * assigned every partition of its exchanges' ticker topics (no group, nothing committed), starting at
- * the end each time a first page opens. Regions are those of {@code geobroker.live.price-regions}
- * (every other region of the topology when empty); a deployment whose brokers cannot reach the
- * other regions' Kafka names only its own region, and its pages keep the replicated quotes.
+ * Other regions' tickers, fills and order events for the live page, read from their own Kafka while
+ * a page is open: the page then sees another region's price change as soon as that region's
+ * exchange publishes it, instead of at the next read of the replicated quotes (1-3 s later), and a
+ * customer's order for another region's symbol filled, cancelled or expired there as soon as that
+ * region's broker has made it durable and published it ({@link LiveFeed} pushes a fill or order
+ * event only to the pages of its customer). One consumer per other region, assigned every partition
+ * of its exchanges' ticker topics and of its fills and order events topics (no group, nothing
+ * committed), starting at the end each time a first page opens. A record that does not decode is
+ * skipped (its home broker dead-letters a bad ticker; the fills and events are its own). Regions are
+ * those of {@code geobroker.live.price-regions} (every other region of the topology when empty); a
+ * deployment whose brokers cannot reach the other regions' Kafka names only its own region, and its
+ * pages keep the replicated quotes and read another region's fills and cancels with the orders.
  */
 @Component
-public class RemotePrices implements SmartLifecycle {
+public class RemoteRegions implements SmartLifecycle {
 
-    private static final Logger log = LoggerFactory.getLogger(RemotePrices.class);
+    private static final Logger log = LoggerFactory.getLogger(RemoteRegions.class);
     static final Duration POLL = Duration.ofMillis(100);
     static final Duration IDLE = Duration.ofMillis(200);
     static final Duration RETRY = Duration.ofSeconds(1);
@@ -48,11 +52,18 @@ public class RemotePrices implements SmartLifecycle {
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean running;
 
-    /** One other region: where its Kafka is and which topics carry its tickers. */
-    record Source(String region, String bootstrap, List<String> topics) {
+    /** One other region: where its Kafka is, which topics carry its tickers, and its fills and order events topics. */
+    record Source(String region, String bootstrap, List<String> topics, String fills, String orderEvents) {
+
+        List<String> all() {
+            List<String> all = new ArrayList<>(topics);
+            all.add(fills);
+            all.add(orderEvents);
+            return all;
+        }
     }
 
-    public RemotePrices(LiveFeed feed, SymbolDirectory directory, Topology topology, Topics topics, Region region,
+    public RemoteRegions(LiveFeed feed, SymbolDirectory directory, Topology topology, Topics topics, Region region,
                         @Value("${geobroker.live.price-regions:}") String priceRegions) {
         this.feed = feed;
         this.directory = directory;
@@ -63,8 +74,9 @@ public class RemotePrices implements SmartLifecycle {
                 continue;
             }
             sources.add(new Source(r.name(), r.kafkaBootstrap(),
-                    r.region().exchanges().stream().map(topics::tickers).toList()));
+                    r.region().exchanges().stream().map(topics::tickers).toList(), topics.fills(), topics.orderEvents()));
         }
+        feed.pushedFrom(sources.stream().map(Source::region).toList());
     }
 
     /** The other regions whose tickers are read (for tests and the start-up log). */
@@ -124,7 +136,7 @@ public class RemotePrices implements SmartLifecycle {
             }
             if (!atEnd) {
                 List<TopicPartition> partitions = new ArrayList<>();
-                for (String topic : source.topics()) {
+                for (String topic : source.all()) {
                     for (PartitionInfo p : consumer.partitionsFor(topic, Duration.ofSeconds(5))) {
                         partitions.add(new TopicPartition(topic, p.partition()));
                     }
@@ -134,13 +146,25 @@ public class RemotePrices implements SmartLifecycle {
                 atEnd = true;
             }
             for (ConsumerRecord<String, byte[]> r : consumer.poll(POLL)) {
-                try {
-                    Ticker t = WireFormat.decodeTicker(r.value(), directory);
-                    feed.tickerReceived(t);
-                } catch (WireFormat.InvalidMessageException e) {
-                    // the home broker dead-letters it; the page has nothing to show of it
-                }
+                dispatch(feed, directory, r.topic(), r.value(), source);
             }
+        }
+    }
+
+    /** Hands one record to the feed by its topic; one that does not decode is skipped (false). */
+    static boolean dispatch(LiveFeed feed, SymbolDirectory directory, String topic, byte[] value, Source source) {
+        try {
+            if (topic.equals(source.fills())) {
+                feed.filled(List.of(WireFormat.decodeFill(value)));
+            } else if (topic.equals(source.orderEvents())) {
+                feed.ended(List.of(WireFormat.decodeOrderEvent(value)));
+            } else {
+                feed.tickerReceived(WireFormat.decodeTicker(value, directory));
+            }
+            return true;
+        } catch (WireFormat.InvalidMessageException e) {
+            log.debug("a record of {} from region {} skipped: {}", topic, source.region(), e.getMessage());
+            return false;
         }
     }
 
