@@ -133,6 +133,72 @@ public class FillPublisher implements DisposableBean {
             }
         }
 
+        /** Whether Kafka has answered every record sent last (acknowledged it or failed); never waits. */
+        public boolean answered() {
+            for (Future<RecordMetadata> ack : acks) {
+                if (!ack.isDone()) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** Waits up to {@code timeoutNanos} until {@link #answered}; false if it is not by then. */
+        public boolean awaitAnswered(long timeoutNanos) throws InterruptedException {
+            long deadline = System.nanoTime() + timeoutNanos;
+            for (Future<RecordMetadata> ack : acks) {
+                try {
+                    ack.get(Math.max(0, deadline - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
+                } catch (ExecutionException e) {
+                    // answered: refused or timed out
+                } catch (java.util.concurrent.TimeoutException e) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** Once {@link #answered}: whether Kafka acknowledged every record. */
+        public boolean allAcknowledged() {
+            for (Future<RecordMetadata> ack : acks) {
+                if (!ack.isDone()) {
+                    return false;
+                }
+                try {
+                    ack.get();
+                } catch (ExecutionException e) {
+                    return false;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /**
+         * Once {@link #answered}: true if Kafka acknowledged every record; otherwise sends the failed
+         * ones again (which may wait for the producer's metadata: not on the engine thread) and is false.
+         */
+        public boolean resendFailed() {
+            List<ProducerRecord<String, byte[]>> failed = new ArrayList<>();
+            for (int i = 0; i < acks.size(); i++) {
+                try {
+                    acks.get(i).get();
+                } catch (ExecutionException e) {
+                    failed.add(records.get(i));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while publishing fills", e);
+                }
+            }
+            if (!failed.isEmpty()) {
+                log.warn("{} fill(s) or order event(s) not acknowledged by Kafka; sending them again", failed.size());
+            }
+            start(failed);
+            return failed.isEmpty();
+        }
+
         /** Returns once Kafka acknowledged every record, sending again what failed. */
         public void await() {
             while (!records.isEmpty()) {

@@ -67,6 +67,8 @@ import java.util.concurrent.TimeoutException;
 public class Engine implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(Engine.class);
+    /** How long the idle engine waits for Kafka's acknowledgement of a group before it looks at its queue again. */
+    static final long IDLE_ACK_WAIT_MILLIS = 5;
 
     private final Clock clock;
     private final BrokerProperties.Engine config;
@@ -281,6 +283,7 @@ public class Engine implements SmartLifecycle {
                 Thread.currentThread().interrupt();
             }
         }
+        inFlight.close();
     }
 
     @Override
@@ -305,10 +308,11 @@ public class Engine implements SmartLifecycle {
             while (running) {
                 Command first = queue.poll();
                 if (first == null && !inFlight.isEmpty()) {
-                    inFlight.await();
-                    continue;
-                }
-                if (first == null) {
+                    // Kafka's acknowledgements while idle, but never more than a few ms away from the
+                    // queue: while Kafka is down, commands go on being served.
+                    inFlight.awaitOldest(IDLE_ACK_WAIT_MILLIS);
+                    first = queue.poll();
+                } else if (first == null) {
                     first = queue.poll(config.expiryInterval().toMillis(), TimeUnit.MILLISECONDS);
                 }
                 if (first != null) {

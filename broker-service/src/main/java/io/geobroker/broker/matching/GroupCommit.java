@@ -112,9 +112,8 @@ final class GroupCommit {
         for (Runnable completion : group.completions) {
             completion.run();
         }
-        inFlight.await();
-        inFlight.hand(publisher.send(fills, events), new HashMap<>(group.fillSymbols), new ArrayList<>(group.offsets),
-                new ArrayList<>(group.skipped));
+        inFlight.hand(() -> publisher.send(fills, events), new HashMap<>(group.fillSymbols),
+                new ArrayList<>(group.offsets), new ArrayList<>(group.skipped));
         group.clear();
     }
 

@@ -4,67 +4,189 @@ import io.geobroker.broker.fill.FillPublisher;
 import io.geobroker.broker.ticker.DurableOffsets;
 import io.micrometer.core.instrument.Timer;
 
+import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /**
- * The durable group whose fills Kafka has not acknowledged yet, with the ticker offsets that wait on
- * them. At most one group is in flight: its acknowledgement is awaited after the next group is
- * written (the wait overlaps that group's matching and batch), and until then {@link GroupCommit}
- * keeps its symbols' {@code last_group_first_sequence} pointing at it, so a restart publishes its
- * fills again.
+ * The durable groups whose fills and order events Kafka has not acknowledged yet, oldest first, with
+ * the ticker offsets that wait on them. Each group's records are handed to the producer on a thread
+ * of its own ({@code fills-sender}, in group order), since a send can wait for the producer's
+ * metadata while the region's Kafka is down, and the engine goes on: it lets go of acknowledged groups
+ * as it commits the next ones ({@link #release}) and waits only when {@code maxGroups} are
+ * unacknowledged. A group's ticker offsets are committed only when it and every older group are
+ * acknowledged. While groups are unacknowledged, {@link GroupCommit} keeps each symbol's
+ * {@code last_group_first_sequence} at the oldest of them that fills the symbol, so a restart
+ * publishes all of their fills again.
  */
-final class InFlight {
+final class InFlight implements AutoCloseable {
 
-    private record Sent(FillPublisher.Sent fills, Map<SymbolState, Long> firstSequences,
-                        List<Command.TickerReceived> offsets, List<Command.Skipped> skipped) {
+    /** Unacknowledged groups the engine may run ahead of Kafka before it waits. */
+    static final int MAX_GROUPS = 10_000;
+
+    private static final class Sent {
+        CompletableFuture<FillPublisher.Sent> records;
+        final Map<SymbolState, Long> firstSequences;
+        final List<Command.TickerReceived> offsets;
+        final List<Command.Skipped> skipped;
+        final long handedNanos;
+
+        Sent(CompletableFuture<FillPublisher.Sent> records, Map<SymbolState, Long> firstSequences,
+             List<Command.TickerReceived> offsets, List<Command.Skipped> skipped) {
+            this.records = records;
+            this.firstSequences = firstSequences;
+            this.offsets = offsets;
+            this.skipped = skipped;
+            this.handedNanos = System.nanoTime();
+        }
     }
 
     private final DurableOffsets offsets;
     private final Collection<SymbolState> symbols;
     private final Timer publishTimer;
-    private Sent sent;
+    private final int maxGroups;
+    private final ArrayDeque<Sent> sent = new ArrayDeque<>();
+    private final ExecutorService sender = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "fills-sender");
+        t.setDaemon(true);
+        return t;
+    });
 
     InFlight(DurableOffsets offsets, Collection<SymbolState> symbols, Timer publishTimer) {
+        this(offsets, symbols, publishTimer, MAX_GROUPS);
+    }
+
+    InFlight(DurableOffsets offsets, Collection<SymbolState> symbols, Timer publishTimer, int maxGroups) {
+        if (maxGroups < 1) {
+            throw new IllegalArgumentException("maxGroups must be at least 1, was " + maxGroups);
+        }
         this.offsets = offsets;
         this.symbols = symbols;
         this.publishTimer = publishTimer;
+        this.maxGroups = maxGroups;
     }
 
     boolean isEmpty() {
-        return sent == null;
+        return sent.isEmpty();
     }
 
-    /** The first ticker sequence the group in flight filled the symbol at, or null. */
+    /** Groups whose records Kafka has not acknowledged yet. */
+    int size() {
+        return sent.size();
+    }
+
+    /** The first ticker sequence the oldest unacknowledged group that fills the symbol filled it at, or null. */
     Long firstSequence(SymbolState s) {
-        return sent != null ? sent.firstSequences().get(s) : null;
+        for (Sent g : sent) {
+            Long first = g.firstSequences.get(s);
+            if (first != null) {
+                return first;
+            }
+        }
+        return null;
     }
 
-    /** A group just made durable; the one before must have been awaited. */
-    void hand(FillPublisher.Sent fills, Map<SymbolState, Long> firstSequences, List<Command.TickerReceived> tickers,
-              List<Command.Skipped> skipped) {
-        sent = new Sent(fills, firstSequences, tickers, skipped);
+    /**
+     * A group just made durable: {@code send} hands its records to the producer on the sender thread.
+     * Waits first only while {@code maxGroups} groups are unacknowledged.
+     */
+    void hand(Supplier<FillPublisher.Sent> send, Map<SymbolState, Long> firstSequences,
+              List<Command.TickerReceived> tickers, List<Command.Skipped> skipped) {
+        release();
+        while (sent.size() >= maxGroups) {
+            awaitOldest();
+        }
+        sent.addLast(new Sent(CompletableFuture.supplyAsync(send, sender), firstSequences, tickers, skipped));
     }
 
-    /** Waits until Kafka has the group's fills, then lets its ticker offsets be committed. */
+    /**
+     * Lets go of the acknowledged groups at the head, oldest first, committing their ticker offsets;
+     * never waits. A group Kafka refused records of has them sent again on the sender thread, and
+     * stays at the head until they are acknowledged.
+     */
+    void release() {
+        while (!sent.isEmpty()) {
+            Sent head = sent.peekFirst();
+            if (head.records.isCompletedExceptionally()) {
+                head.records.join(); // throws what handing the records to the producer threw
+            }
+            FillPublisher.Sent records = head.records.getNow(null);
+            if (records == null || !records.answered()) {
+                return;
+            }
+            if (!records.allAcknowledged()) {
+                head.records = CompletableFuture.supplyAsync(() -> {
+                    records.resendFailed();
+                    return records;
+                }, sender);
+                return;
+            }
+            done(sent.removeFirst());
+        }
+    }
+
+    /** Waits until Kafka has every group's records, committing their offsets. */
     void await() {
-        if (sent == null) {
+        while (!sent.isEmpty()) {
+            awaitOldest();
+        }
+    }
+
+    /**
+     * Waits up to {@code maxWaitMillis} for Kafka to answer the oldest group, then lets go of every
+     * acknowledged group: what the idle engine does between commands, so that a command arriving
+     * while Kafka is down waits at most that long.
+     */
+    void awaitOldest(long maxWaitMillis) {
+        Sent head = sent.peekFirst();
+        if (head == null) {
             return;
         }
-        long start = System.nanoTime();
-        sent.fills().await();
-        publishTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(maxWaitMillis);
+        try {
+            FillPublisher.Sent records = head.records.get(maxWaitMillis, TimeUnit.MILLISECONDS);
+            records.awaitAnswered(Math.max(0, deadline - System.nanoTime()));
+        } catch (TimeoutException e) {
+            return;
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("handing fills to Kafka's producer failed", e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        release();
+    }
+
+    /** Waits until Kafka acknowledged the oldest group (sending again what failed), then lets go of it. */
+    private void awaitOldest() {
+        Sent head = sent.removeFirst();
+        head.records.join().await();
+        done(head);
+    }
+
+    private void done(Sent group) {
+        publishTimer.record(System.nanoTime() - group.handedNanos, TimeUnit.NANOSECONDS);
         Map<String, Long> held = held(symbols);
-        for (Command.TickerReceived t : sent.offsets()) {
+        for (Command.TickerReceived t : group.offsets) {
             offsets.done(t.topic(), t.partition(), committable(held, t.topic(), t.partition(), t.offset() + 1));
         }
-        for (Command.Skipped t : sent.skipped()) {
+        for (Command.Skipped t : group.skipped) {
             offsets.done(t.topic(), t.partition(), committable(held, t.topic(), t.partition(), t.offset() + 1));
         }
-        sent = null;
+    }
+
+    @Override
+    public void close() {
+        sender.shutdownNow();
     }
 
     /**
