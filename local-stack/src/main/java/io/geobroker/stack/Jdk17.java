@@ -19,13 +19,11 @@ public final class Jdk17 {
 
     /**
      * The collector of every JVM the local stack and the demo start (Cassandra, Kafka, the brokers,
-     * the ticker service). Their heaps are 256-512 MB on a machine of a few cores shared by eight
-     * JVMs: the serial collector's young collections of such heaps take milliseconds, and it has no
-     * concurrent threads and cheaper write barriers than G1's. At a quarter of the demo's load the
-     * demo used 1.11 cores with it against 1.17 with G1, ticker-to-fill p99 25 against 30 ms
-     * (docs/results.md).
+     * the ticker service): G1. The serial collector used 5 % fewer cores at a quarter of the demo's
+     * load, but at the default load, with eight JVMs on two cores, its single-threaded young
+     * collections paused each JVM for 80-200 ms and ticker-to-fill p99 doubled (docs/results.md).
      */
-    public static final String GC = "-XX:+UseSerialGC";
+    public static final String GC = "-XX:+UseG1GC";
 
     private static final Pattern VERSION = Pattern.compile("^JAVA_VERSION=\"([^\"]*)\"", Pattern.MULTILINE);
     static final Path JVM_DIRECTORY = Path.of("/usr/lib/jvm");

@@ -80,7 +80,7 @@ class StackConfigTest {
         List<String> kafka = broker.serverCommand(java, classPath, Path.of("/watch"), 1, 256, config.jvmOptions());
 
         for (List<String> command : List.of(cassandra, kafka)) {
-            int ownGc = command.indexOf("-XX:+UseSerialGC");
+            int ownGc = command.indexOf("-XX:+UseG1GC");
             int extra = command.indexOf("-XX:TieredStopAtLevel=1");
             assertThat(ownGc).isNotNegative();
             assertThat(extra).isGreaterThan(ownGc);

@@ -61,6 +61,8 @@ public class HealResend implements SmartLifecycle {
     private static final int IN_FLIGHT = 16;
     /** How soon the first batch is written again when the other DCs did not acknowledge it. */
     static final java.time.Duration PROBE_RETRY = java.time.Duration.ofMillis(250);
+    /** How long the first batch is written again before the cut's batches are left to Cassandra's hints. */
+    static final java.time.Duration PROBE_DEADLINE = java.time.Duration.ofSeconds(60);
 
     private final CqlSession session;
     private final PeerClient peers;
@@ -174,7 +176,7 @@ public class HealResend implements SmartLifecycle {
      * other DC carries messages yet: after a cut it can sit in TCP's retransmission back-off, and a
      * write queued behind it expires after the write timeout and becomes a hint again. So the latest
      * batch goes first, at EACH_QUORUM, again every {@link #PROBE_RETRY} until every DC acknowledged
-     * it (at most {@code resendWindow}); then the others, in order, at LOCAL_ONE, up to
+     * it (at most {@link #PROBE_DEADLINE}); then the others, in order, at LOCAL_ONE, up to
      * {@link #IN_FLIGHT} at a time, over the connection that just carried one.
      */
     private void resend(List<RecentWrites.Entry<BoundStatement>> batches, long cutMillis) throws InterruptedException {
@@ -184,7 +186,7 @@ public class HealResend implements SmartLifecycle {
         }
         long start = System.nanoTime();
         RecentWrites.Entry<BoundStatement> last = batches.get(batches.size() - 1);
-        long deadline = start + config.resendWindow().toNanos();
+        long deadline = start + PROBE_DEADLINE.toNanos();
         int attempts = 0;
         while (true) {
             attempts++;

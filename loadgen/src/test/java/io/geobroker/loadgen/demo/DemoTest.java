@@ -79,7 +79,7 @@ class DemoTest {
         assertThat(symbols).hasSize(6);
         assertThat(Demo.tickerAddress("127.40")).isEqualTo("127.40.0.200");
         assertThat(Demo.tickerCommand("java", ticker, Path.of("t.jar"), "127.40.0.200", 8081, symbols)).containsExactly(
-                "java", "-Xms256m", "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-jar", "t.jar",
+                "java", "-Xms256m", "-Xmx256m", "-XX:+UseG1GC", "-XX:TieredStopAtLevel=1", "-jar", "t.jar",
                 "--server.address=127.40.0.200", "--server.port=8081", "--rate=0", "--seed=7",
                 "--symbols=" + expectedSymbols, "--geobroker.ticker.producer.linger-ms=3");
         assertThat(expectedSymbols.split(",")).startsWith(
@@ -93,6 +93,6 @@ class DemoTest {
                 List.of("-XX:TieredStopAtLevel=1", "-Xss512k"), false, Duration.ofSeconds(1), Optional.empty());
 
         assertThat(Demo.brokerCommand("java", settings, Path.of("b.jar")))
-                .containsExactly("java", "-Xms384m", "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k", "-jar", "b.jar");
+                .containsExactly("java", "-Xms384m", "-Xmx384m", "-XX:+UseG1GC", "-XX:TieredStopAtLevel=1", "-Xss512k", "-jar", "b.jar");
     }
 }
