@@ -1,11 +1,14 @@
 package io.geobroker.broker.matching;
 
+import io.geobroker.broker.ticker.DurableOffsets;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class InFlightTest {
 
@@ -38,5 +41,30 @@ class InFlightTest {
         aapl.release();
 
         assertThat(InFlight.held(List.of(aapl))).isEmpty();
+    }
+
+    @Test
+    void the_republish_point_of_a_symbol_is_its_oldest_unacknowledged_group() {
+        SymbolState aapl = TestOrders.symbol("AAPL");
+        SymbolState msft = TestOrders.symbol("MSFT");
+        try (InFlight inFlight = new InFlight(new DurableOffsets(), List.of(aapl, msft),
+                new SimpleMeterRegistry().timer("t"), 10)) {
+            // records not handed to the producer yet (the supplier's null): nothing is acknowledged
+            inFlight.hand(() -> null, Map.of(aapl, 10L), List.of(), List.of());
+            inFlight.hand(() -> null, Map.of(msft, 12L), List.of(), List.of());
+            inFlight.hand(() -> null, Map.of(aapl, 15L, msft, 16L), List.of(), List.of());
+            inFlight.release();
+
+            assertThat(inFlight.size()).isEqualTo(3);
+            assertThat(inFlight.firstSequence(aapl)).as("the oldest group that fills AAPL").isEqualTo(10L);
+            assertThat(inFlight.firstSequence(msft)).isEqualTo(12L);
+            assertThat(inFlight.firstSequence(TestOrders.symbol("IBM"))).isNull();
+        }
+    }
+
+    @Test
+    void at_least_one_group_may_be_unacknowledged() {
+        assertThatThrownBy(() -> new InFlight(new DurableOffsets(), List.of(), new SimpleMeterRegistry().timer("t"), 0))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 }
