@@ -201,22 +201,8 @@ public class FillPublisher implements DisposableBean {
 
         /** Returns once Kafka acknowledged every record, sending again what failed. */
         public void await() {
-            while (!records.isEmpty()) {
-                List<ProducerRecord<String, byte[]>> failed = new ArrayList<>();
-                for (int i = 0; i < acks.size(); i++) {
-                    try {
-                        acks.get(i).get();
-                    } catch (ExecutionException e) {
-                        failed.add(records.get(i));
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        throw new IllegalStateException("interrupted while publishing fills", e);
-                    }
-                }
-                if (!failed.isEmpty()) {
-                    log.warn("{} fill(s) or order event(s) not acknowledged by Kafka; sending them again", failed.size());
-                }
-                start(failed);
+            while (!resendFailed()) {
+                // resendFailed waited for every answer and sent the refused records again
             }
         }
     }

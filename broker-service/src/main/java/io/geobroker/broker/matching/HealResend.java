@@ -71,7 +71,6 @@ public class HealResend implements SmartLifecycle {
     private final RecentWrites<BoundStatement> recent;
     private final Counter resentBatches;
     private final Map<String, Integer> misses = new HashMap<>();
-    private final AtomicLong lastResendMillis = new AtomicLong(-1);
     private ScheduledExecutorService timer;
     private volatile boolean running;
     private volatile long cutSinceMillis = -1;
@@ -96,11 +95,6 @@ public class HealResend implements SmartLifecycle {
     /** Where the engine's store records each batch Cassandra confirmed. */
     RecentWrites<BoundStatement> recent() {
         return recent;
-    }
-
-    /** When the last resend finished (ms since the epoch), or -1. */
-    public long lastResendMillis() {
-        return lastResendMillis.get();
     }
 
     @Override
@@ -224,7 +218,6 @@ public class HealResend implements SmartLifecycle {
             });
         }
         slots.acquire(IN_FLIGHT);
-        lastResendMillis.set(System.currentTimeMillis());
         log.info("link to the other regions back after {} ms ({}): the other DCs acknowledged a write after {} ms "
                         + "({} attempts); wrote again {} batches ({} statements, {} bytes) in {} ms{}",
                 cutMillis, cutReason, flowingNanos / 1_000_000, attempts, batches.size(), statements, bytes,

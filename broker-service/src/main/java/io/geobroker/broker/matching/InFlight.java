@@ -134,13 +134,6 @@ final class InFlight implements AutoCloseable {
         }
     }
 
-    /** Waits until Kafka has every group's records, committing their offsets. */
-    void await() {
-        while (!sent.isEmpty()) {
-            awaitOldest();
-        }
-    }
-
     /**
      * Waits up to {@code maxWaitMillis} for Kafka to answer the oldest group, then lets go of every
      * acknowledged group: what the idle engine does between commands, so that a command arriving
