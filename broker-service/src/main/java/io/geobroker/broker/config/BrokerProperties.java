@@ -92,7 +92,13 @@ public record BrokerProperties(
                keeps the quotes other regions and the REST API read fresher; each write is one more
                Cassandra mutation replicated to every DC, and most tickers fill nothing. 0 writes
                every ticker's quote with its group. */
-            @DefaultValue("1s") Duration quotePersistInterval) {
+            @DefaultValue("1s") Duration quotePersistInterval,
+            /* How often the symbols' rows (symbol_state, symbol_orders, symbol_fills) logged by the
+               group commits since the last time are written to their tables, coalesced: each symbol's
+               partition once per interval instead of once per group. Longer writes less (a row
+               overwritten or deleted within it is not written at all) and leaves more to write again
+               at a start; only the engine reads these tables, at start, and quotes lag by up to it. */
+            @DefaultValue("500ms") Duration projectionInterval) {
     }
 
     /** Secrets for operators and peer brokers; customer tokens live (hashed) in Cassandra. */

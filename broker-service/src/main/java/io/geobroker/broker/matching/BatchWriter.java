@@ -155,6 +155,41 @@ final class BatchWriter {
         retry.write("clearing the journal", () -> journal.clear(cleared));
     }
 
+    /** Whether the statements fit in one batch of at most {@code maxBatchBytes}. */
+    boolean fitsOneBatch(List<BoundStatement> statements, BoundStatement more) {
+        long size = store.sizeOf(more);
+        for (BoundStatement s : statements) {
+            size += store.sizeOf(s);
+        }
+        return size <= maxBatchBytes;
+    }
+
+    /**
+     * Writes the symbol statements of the groups the log holds beyond its last projected group (a
+     * broker stopped before their round), each group at its own timestamp, then records them
+     * projected.
+     *
+     * @return the last logged group's sequence number
+     */
+    long replayLog(EngineLog engineLog) {
+        EngineLog.Unprojected unprojected = engineLog.unprojected();
+        if (unprojected.groups().isEmpty()) {
+            return unprojected.projectedSeq();
+        }
+        int statements = 0;
+        for (EngineLog.Logged g : unprojected.groups()) {
+            persistInChunks(journal.bind(g.entries()), List.of(), g.timestamp(), maxBatchBytes);
+            writeClock.advancePast(g.timestamp());
+            statements += g.entries().size();
+        }
+        long last = unprojected.lastSeq();
+        long recorded = writeClock.next();
+        retry.write("recording the engine log projected", () -> engineLog.projected(last, recorded));
+        log.info("wrote the symbol rows of {} logged groups ({} statements) left unprojected, up to group {}",
+                unprojected.groups().size(), statements, last);
+        return last;
+    }
+
     /**
      * One attempt at a group's batch; false when it failed or its outcome is unknown (a timeout: it
      * may still be applied, with the same values and timestamp as any later write of the group).

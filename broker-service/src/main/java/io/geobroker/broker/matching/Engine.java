@@ -83,6 +83,7 @@ public class Engine implements SmartLifecycle {
     private final BatchWriter writer;
     private final InFlight inFlight;
     private final GroupCommit groupCommit;
+    private final Projection projection;
     private final Recovery recovery;
     private final DayTrading dayTrading;
     private final String currency;
@@ -119,10 +120,14 @@ public class Engine implements SmartLifecycle {
         this.writer = new BatchWriter(store, new GroupJournal(session, region.name()), writeClock, retry, metrics,
                 config.maxBatchBytes());
         this.inFlight = new InFlight(offsets, symbols.values(), metrics.publishTimer);
+        EngineLog engineLog = new EngineLog(session, region.name());
+        this.projection = new Projection(session, store, engineLog, metrics, config.projectionInterval(),
+                config.maxBatchBytes());
+        metrics.registerProjectionLag(projection::lag);
         this.groupCommit = new GroupCommit(group, symbols, store,
                 new Generations(store, writer, writeClock, symbols, config.deletionsPerGeneration()),
-                writer, publisher, inFlight, metrics, region.name());
-        this.recovery = new Recovery(store, writer, symbols, orders, publisher, region.name());
+                writer, publisher, inFlight, metrics, region.name(), engineLog, projection);
+        this.recovery = new Recovery(store, writer, symbols, orders, publisher, region.name(), engineLog);
         Exchange first = directory.exchange(region.exchanges().get(0)).orElseThrow();
         this.currency = first.currency();
         this.currencyDigits = first.currencyMinorDigits();
@@ -283,6 +288,7 @@ public class Engine implements SmartLifecycle {
                 Thread.currentThread().interrupt();
             }
         }
+        projection.stop(Duration.ofSeconds(5));
         inFlight.close();
     }
 
@@ -303,7 +309,9 @@ public class Engine implements SmartLifecycle {
 
     private void run() {
         try {
-            recovery.recover();
+            long lastLogged = recovery.recover();
+            projection.start(lastLogged);
+            groupCommit.startAt(lastLogged + 1);
             ready.countDown();
             while (running) {
                 Command first = queue.poll();

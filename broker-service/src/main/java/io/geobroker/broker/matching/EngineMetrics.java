@@ -24,6 +24,10 @@ final class EngineMetrics {
     final DistributionSummary groupStatements;
     final DistributionSummary groupPartitions;
     final Timer inboxLag;
+    final Timer projectionTimer;
+    final DistributionSummary projectionPartitions;
+    final DistributionSummary projectionStatements;
+    final Counter projectionDropped;
 
     EngineMetrics(MeterRegistry meters) {
         this.meters = meters;
@@ -48,6 +52,15 @@ final class EngineMetrics {
         accountRereads = Counter.builder("geobroker.engine.account.rereads")
                 .description("Reads of a cash account or holding not answered by Cassandra, made again")
                 .register(meters);
+        projectionTimer = Timer.builder("geobroker.engine.projection")
+                .description("One round writing the symbol rows of the groups logged since the last").register(meters);
+        projectionPartitions = DistributionSummary.builder("geobroker.engine.projection.partitions")
+                .description("Partitions (Cassandra mutations) one projection round writes").register(meters);
+        projectionStatements = DistributionSummary.builder("geobroker.engine.projection.statements")
+                .description("Symbol statements one projection round writes").register(meters);
+        projectionDropped = Counter.builder("geobroker.engine.projection.dropped")
+                .description("Symbol statements not written because a later group overwrote or deleted their rows")
+                .register(meters);
         inboxLag = Timer.builder("geobroker.inbox.accept.lag")
                 .description("Placement in another region to the order being matchable here (replication, inbox poll, queue)")
                 .publishPercentileHistogram().register(meters);
@@ -57,6 +70,12 @@ final class EngineMetrics {
     void registerResting(IntSupplier resting) {
         Gauge.builder("geobroker.orders.resting", resting::getAsInt)
                 .description("Orders resting in the books of this region").register(meters);
+    }
+
+    /** The gauge of logged groups whose symbol rows are not in their tables yet. */
+    void registerProjectionLag(java.util.function.LongSupplier lag) {
+        Gauge.builder("geobroker.engine.projection.lag", lag::getAsLong)
+                .description("Groups whose symbol rows wait in the engine log for the next projection round").register(meters);
     }
 
     private Timer stage(String name) {

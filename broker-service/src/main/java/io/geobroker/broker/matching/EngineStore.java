@@ -5,6 +5,7 @@ import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BatchType;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import io.geobroker.broker.order.Order;
@@ -75,6 +76,14 @@ final class EngineStore {
     private final PreparedStatement insertFill;
     private final PreparedStatement deleteFillsBefore;
     private final PreparedStatement markProcessed;
+    /** The statements of the rows only the engine reads, which the {@link Projection} writes; by CQL text. */
+    private final Map<String, Coalesce.Shape> symbolShapes = new HashMap<>();
+    /** Each symbol statement with its own write timestamp as its first or last bound value, by CQL text. */
+    private final Map<String, Timestamped> timestamped = new HashMap<>();
+
+    /** A symbol statement's form with {@code USING TIMESTAMP ?}: its marker is the first bound value or the last. */
+    private record Timestamped(PreparedStatement statement, boolean first) {
+    }
 
     EngineStore(CqlSession session, OrderDao orders, RecentWrites<BoundStatement> recent) {
         this.session = session;
@@ -115,6 +124,73 @@ final class EngineStore {
         deleteFillsBefore = session.prepare("DELETE FROM symbol_fills WHERE symbol = ? AND ticker_sequence < ?");
         markProcessed = session.prepare("UPDATE order_inbox SET processed = true "
                 + "WHERE home_region = ? AND minute = ? AND placed_at = ? AND order_id = ?");
+        symbol(insertSymbolState, Coalesce.Shape.SYMBOL_STATE);
+        symbol(insertOpenOrder, Coalesce.Shape.OPEN_ORDER);
+        symbol(insertFill, Coalesce.Shape.FILL);
+        symbol(deleteOpenOrder, Coalesce.Shape.DELETE_OPEN_ORDER);
+        symbol(deleteGeneration, Coalesce.Shape.DELETE_GENERATION);
+        symbol(deleteGenerationsThrough, Coalesce.Shape.DELETE_GENERATIONS_THROUGH);
+        symbol(deleteFillsBefore, Coalesce.Shape.DELETE_FILLS_BEFORE);
+    }
+
+    private void symbol(PreparedStatement statement, Coalesce.Shape shape) {
+        String cql = statement.getQuery();
+        symbolShapes.put(cql, shape);
+        boolean first = !cql.startsWith("INSERT");
+        timestamped.put(cql, new Timestamped(session.prepare(withTimestamp(cql)), first));
+    }
+
+    /**
+     * The statement with its own write timestamp as a bound value ({@code USING TIMESTAMP ?}): last
+     * in an INSERT, first in a DELETE (before its WHERE clause).
+     */
+    static String withTimestamp(String cql) {
+        if (cql.startsWith("INSERT")) {
+            return cql + " USING TIMESTAMP ?";
+        }
+        int where = cql.indexOf(" WHERE ");
+        if (!cql.startsWith("DELETE FROM ") || where < 0) {
+            throw new IllegalArgumentException("not an INSERT or a DELETE with a WHERE clause: " + cql);
+        }
+        return cql.substring(0, where) + " USING TIMESTAMP ?" + cql.substring(where);
+    }
+
+    /** Whether the statement writes a row only the engine reads (symbol_state, symbol_orders, symbol_fills). */
+    boolean isSymbolStatement(BoundStatement statement) {
+        return symbolShapes.containsKey(statement.getPreparedStatement().getQuery());
+    }
+
+    /** The symbol statement as {@link Coalesce} sees it. */
+    Coalesce.Write<BoundStatement> describe(BoundStatement s) {
+        Coalesce.Shape shape = symbolShapes.get(s.getPreparedStatement().getQuery());
+        long cells = 0;
+        for (int i = 0; i < s.size(); i++) {
+            if (s.isSet(i)) {
+                cells |= 1L << i;
+            }
+        }
+        return switch (shape) {
+            case SYMBOL_STATE -> new Coalesce.Write<>(shape, s.getString(0), 0, null, 0, cells, s);
+            case OPEN_ORDER, DELETE_OPEN_ORDER -> new Coalesce.Write<>(shape, s.getString(0), s.getInt(1), s.getUuid(2), 0,
+                    cells, s);
+            case DELETE_GENERATION, DELETE_GENERATIONS_THROUGH -> new Coalesce.Write<>(shape, s.getString(0), s.getInt(1),
+                    null, 0, cells, s);
+            case FILL, DELETE_FILLS_BEFORE -> new Coalesce.Write<>(shape, s.getString(0), 0, null, s.getLong(1), cells, s);
+        };
+    }
+
+    /** The symbol statement with {@code timestampMicros} as its own write timestamp (unset values stay unset). */
+    BoundStatement at(BoundStatement s, long timestampMicros) {
+        Timestamped t = timestamped.get(s.getPreparedStatement().getQuery());
+        BoundStatementBuilder b = t.statement().boundStatementBuilder();
+        int shift = t.first() ? 1 : 0;
+        for (int i = 0; i < s.size(); i++) {
+            if (s.isSet(i)) {
+                b.setBytesUnsafe(i + shift, s.getBytesUnsafe(i));
+            }
+        }
+        b.setLong(t.first() ? 0 : s.size(), timestampMicros);
+        return b.build();
     }
 
     // ---- reads
@@ -311,7 +387,8 @@ final class EngineStore {
         confirmed(statements, timestampMicros);
     }
 
-    private void confirmed(List<BoundStatement> statements, long timestampMicros) {
+    /** Keeps confirmed statements for a resend after a cut link heals ({@link HealResend}). */
+    void confirmed(List<BoundStatement> statements, long timestampMicros) {
         long bytes = 0;
         for (BoundStatement s : statements) {
             // what the statement holds on to (its values), cheaper than the driver's exact wire size

@@ -34,9 +34,13 @@ final class GroupCommit {
     private final InFlight inFlight;
     private final EngineMetrics metrics;
     private final String region;
+    private final EngineLog engineLog;
+    private final Projection projection;
+    private long nextSeq = 1;
 
     GroupCommit(Group group, Map<String, SymbolState> symbols, EngineStore store, Generations generations,
-                BatchWriter writer, FillPublisher publisher, InFlight inFlight, EngineMetrics metrics, String region) {
+                BatchWriter writer, FillPublisher publisher, InFlight inFlight, EngineMetrics metrics, String region,
+                EngineLog engineLog, Projection projection) {
         this.group = group;
         this.symbols = symbols;
         this.store = store;
@@ -46,9 +50,16 @@ final class GroupCommit {
         this.inFlight = inFlight;
         this.metrics = metrics;
         this.region = region;
+        this.engineLog = engineLog;
+        this.projection = projection;
     }
 
-    void commit() {
+    /** Groups with symbol statements get log slots from {@code seq} on (the one after the last at start). */
+    void startAt(long seq) {
+        nextSeq = seq;
+    }
+
+    void commit() throws InterruptedException {
         long timestamp = group.timestampMicros();
         List<BoundStatement> statements = new ArrayList<>();
         Map<SymbolState, Integer> moved = generations.moveBeforeTombstonesPileUp(group.orders.values());
@@ -84,7 +95,7 @@ final class GroupCommit {
             // in the symbol's partition, with the progress that moves the republish point past them
             progress.add(store.deleteFillsBefore(s.symbol(), s.lastGroupFirstSequence));
         }
-        writer.persistGroup(statements, progress, timestamp);
+        persist(statements, progress, timestamp);
         long persistedNanos = System.nanoTime();
         for (SymbolState s : group.symbols) {
             s.persistedQuoteSequence = s.quoteSequence;
@@ -115,6 +126,38 @@ final class GroupCommit {
         inFlight.hand(() -> publisher.send(fills, events), new HashMap<>(group.fillSymbols),
                 new ArrayList<>(group.offsets), new ArrayList<>(group.skipped));
         group.clear();
+    }
+
+    /**
+     * Makes the group durable: its customers' rows (orders, cash, holdings, transactions, inbox) and
+     * a log slot holding its symbol statements in one batch, the symbol statements then left to the
+     * {@link Projection}. A group whose slot would not fit in one batch is written whole the older
+     * way ({@link BatchWriter#persistGroup}, through the journal when large) once every logged group
+     * before it is projected.
+     */
+    private void persist(List<BoundStatement> statements, List<BoundStatement> progress, long timestamp)
+            throws InterruptedException {
+        List<BoundStatement> customers = new ArrayList<>(statements.size());
+        List<BoundStatement> symbolRows = new ArrayList<>(statements.size() + progress.size());
+        for (BoundStatement s : statements) {
+            (store.isSymbolStatement(s) ? symbolRows : customers).add(s);
+        }
+        symbolRows.addAll(progress);
+        if (symbolRows.isEmpty()) {
+            writer.persistGroup(customers, List.of(), timestamp);
+            return;
+        }
+        long seq = nextSeq;
+        BoundStatement slot = engineLog.slot(seq, timestamp, symbolRows);
+        if (!writer.fitsOneBatch(customers, slot)) {
+            projection.flush();
+            writer.persistGroup(statements, progress, timestamp);
+            return;
+        }
+        projection.awaitSlot(seq);
+        writer.persistGroup(customers, List.of(slot), timestamp);
+        nextSeq = seq + 1;
+        projection.add(new Projection.Logged(seq, timestamp, symbolRows));
     }
 
     /** The order event of an order this group cancelled or expired. */

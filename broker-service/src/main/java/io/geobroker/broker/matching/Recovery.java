@@ -14,7 +14,8 @@ import java.util.Optional;
 
 /**
  * Rebuilds the engine's state at start, before it applies any command: a group a crash left in the
- * journal is completed first; then per owned symbol its progress, generation and latest quote are
+ * journal is completed first, and the symbol rows of logged groups not yet projected are written;
+ * then per owned symbol its progress, generation and latest quote are
  * read from symbol_state, each open order of its current generation in symbol_orders is put back in its
  * book, and the fills of the last two durable groups, which may not have reached Kafka, are
  * published again (same ids).
@@ -30,19 +31,27 @@ final class Recovery {
     private final OrderLifecycle orders;
     private final FillPublisher publisher;
     private final String region;
+    private final EngineLog engineLog;
 
     Recovery(EngineStore store, BatchWriter writer, Map<String, SymbolState> symbols,
-             OrderLifecycle orders, FillPublisher publisher, String region) {
+             OrderLifecycle orders, FillPublisher publisher, String region, EngineLog engineLog) {
         this.store = store;
         this.writer = writer;
         this.symbols = symbols;
         this.orders = orders;
         this.publisher = publisher;
         this.region = region;
+        this.engineLog = engineLog;
     }
 
-    void recover() {
+    /**
+     * Rebuilds the state.
+     *
+     * @return the sequence number of the last group in the engine log (all of it now projected)
+     */
+    long recover() {
         writer.replayJournal();
+        long lastLogged = writer.replayLog(engineLog);
         long start = System.nanoTime();
         List<Fill> republish = new ArrayList<>();
         for (SymbolState s : symbols.values()) {
@@ -65,6 +74,7 @@ final class Recovery {
         publisher.publish(republish);
         log.info("engine state rebuilt: {} symbols, {} resting orders, {} fill(s) of the last group published again, in {} ms",
                 symbols.size(), orders.resting(), republish.size(), (System.nanoTime() - start) / 1_000_000);
+        return lastLogged;
     }
 
     static void restoreProgress(SymbolState s, EngineStore.SymbolRow row) {

@@ -1,0 +1,282 @@
+package io.geobroker.broker.matching;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
+import com.datastax.oss.driver.api.core.cql.BatchStatement;
+import com.datastax.oss.driver.api.core.cql.BatchType;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Writes the symbol statements of logged groups ({@link EngineLog}) to their tables, many groups at
+ * a time: every {@code interval}, the groups logged since the last round are coalesced
+ * ({@link Coalesce}), and each symbol's partition is written as one unlogged batch (one mutation)
+ * in which every statement keeps its group's write timestamp. Then {@code projected_seq} moves to
+ * the round's last group. A partition not confirmed is written again (same statements) until it is.
+ *
+ * <p>Nothing waits on a round but a group commit that would reuse a slot not yet projected (the ring
+ * is full) and the rare group written outside the log ({@link #flush}). Only the engine reads these
+ * tables, at start, after writing what the log holds beyond {@code projected_seq}; the REST API
+ * reads quotes from {@code symbol_state}, which lag by up to one round (quotes are written on a
+ * schedule anyway).
+ */
+final class Projection {
+
+    /** Logged under the engine's name, like everything the engine does. */
+    private static final Logger log = LoggerFactory.getLogger(Engine.class);
+    /** A round starts early once this many groups wait. */
+    private static final int EARLY_GROUPS = EngineLog.SLOTS / 4;
+    private static final long RETRY_MILLIS = 200;
+
+    /** One logged group's symbol statements. */
+    record Logged(long seq, long timestamp, List<BoundStatement> statements) {
+    }
+
+    private final CqlSession session;
+    private final EngineStore store;
+    private final EngineLog engineLog;
+    private final EngineMetrics metrics;
+    private final long intervalNanos;
+    private final int maxBatchBytes;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private List<Logged> waiting = new ArrayList<>();
+    private long addedSeq;
+    private volatile long projectedSeq;
+    private boolean flushRequested;
+    private volatile boolean running;
+    private Thread thread;
+
+    Projection(CqlSession session, EngineStore store, EngineLog engineLog, EngineMetrics metrics, Duration interval,
+               int maxBatchBytes) {
+        this.session = session;
+        this.store = store;
+        this.engineLog = engineLog;
+        this.metrics = metrics;
+        this.intervalNanos = interval.toNanos();
+        this.maxBatchBytes = maxBatchBytes;
+    }
+
+    /** Starts the rounds; groups up to {@code projected} are in their tables already. */
+    void start(long projected) {
+        projectedSeq = projected;
+        addedSeq = projected;
+        running = true;
+        thread = new Thread(this::run, "projection");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    long projectedSeq() {
+        return projectedSeq;
+    }
+
+    /** Groups logged but not in their tables yet. */
+    long lag() {
+        lock.lock();
+        try {
+            return addedSeq - projectedSeq;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Waits until the slot of group {@code seq} may be written: its previous occupant is projected. */
+    void awaitSlot(long seq) throws InterruptedException {
+        if (seq - projectedSeq <= EngineLog.SLOTS) {
+            return;
+        }
+        lock.lock();
+        try {
+            while (seq - projectedSeq > EngineLog.SLOTS) {
+                flushRequested = true;
+                changed.signalAll();
+                changed.await(100, TimeUnit.MILLISECONDS);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Hands a durable group to the next round (the engine thread, in seq order). */
+    void add(Logged group) {
+        lock.lock();
+        try {
+            waiting.add(group);
+            addedSeq = group.seq();
+            if (waiting.size() >= EARLY_GROUPS) {
+                changed.signalAll();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Waits until every group added is in its tables (before a group is written outside the log). */
+    void flush() throws InterruptedException {
+        lock.lock();
+        try {
+            while (projectedSeq < addedSeq) {
+                flushRequested = true;
+                changed.signalAll();
+                changed.await(100, TimeUnit.MILLISECONDS);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Ends the rounds after one last (best effort: what is left is written at the next start). */
+    void stop(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        lock.lock();
+        try {
+            while (running && projectedSeq < addedSeq && System.nanoTime() < deadline) {
+                flushRequested = true;
+                changed.signalAll();
+                changed.await(50, TimeUnit.MILLISECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            lock.unlock();
+        }
+        running = false;
+        if (thread != null) {
+            thread.interrupt();
+        }
+    }
+
+    private void run() {
+        long roundStart = System.nanoTime();
+        while (running) {
+            List<Logged> round;
+            lock.lock();
+            try {
+                long due = roundStart + intervalNanos;
+                while (running && !flushRequested && waiting.size() < EARLY_GROUPS) {
+                    long wait = due - System.nanoTime();
+                    if (wait <= 0) {
+                        break;
+                    }
+                    changed.awaitNanos(wait);
+                }
+                flushRequested = false;
+                round = waiting;
+                waiting = new ArrayList<>();
+            } catch (InterruptedException e) {
+                return;
+            } finally {
+                lock.unlock();
+            }
+            roundStart = System.nanoTime();
+            if (round.isEmpty()) {
+                continue;
+            }
+            try {
+                write(round);
+            } catch (InterruptedException e) {
+                return;
+            }
+            Logged last = round.get(round.size() - 1);
+            lock.lock();
+            try {
+                projectedSeq = last.seq();
+                changed.signalAll();
+            } finally {
+                lock.unlock();
+            }
+            metrics.projectionTimer.record(System.nanoTime() - roundStart, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** One round: the groups' surviving statements, a batch per partition, then projected_seq. */
+    private void write(List<Logged> round) throws InterruptedException {
+        List<List<Coalesce.Write<BoundStatement>>> groups = new ArrayList<>(round.size());
+        int statements = 0;
+        for (Logged g : round) {
+            List<Coalesce.Write<BoundStatement>> writes = new ArrayList<>(g.statements().size());
+            for (BoundStatement s : g.statements()) {
+                writes.add(store.describe(s));
+            }
+            statements += writes.size();
+            groups.add(writes);
+        }
+        List<List<Coalesce.Write<BoundStatement>>> kept = Coalesce.keep(groups);
+        Map<ByteBuffer, List<BoundStatement>> partitions = new LinkedHashMap<>();
+        int written = 0;
+        for (int i = 0; i < round.size(); i++) {
+            long timestamp = round.get(i).timestamp();
+            for (Coalesce.Write<BoundStatement> w : kept.get(i)) {
+                partitions.computeIfAbsent(w.statement().getRoutingKey(), k -> new ArrayList<>())
+                        .add(store.at(w.statement(), timestamp));
+                written++;
+            }
+        }
+        long maxTimestamp = round.get(round.size() - 1).timestamp();
+        List<List<BoundStatement>> batches = new ArrayList<>();
+        for (List<BoundStatement> partition : partitions.values()) {
+            batches.addAll(BatchWriter.chunks(partition, store::sizeOf, maxBatchBytes));
+        }
+        metrics.projectionPartitions.record(partitions.size());
+        metrics.projectionStatements.record(written);
+        metrics.projectionDropped.increment(statements - written);
+        List<List<BoundStatement>> pending = batches;
+        while (true) {
+            List<CompletableFuture<?>> writes = new ArrayList<>(pending.size());
+            for (List<BoundStatement> batch : pending) {
+                writes.add(session.executeAsync(BatchStatement.newInstance(BatchType.UNLOGGED).addAll(batch)
+                        .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM)
+                        .setQueryTimestamp(maxTimestamp)
+                        .setIdempotent(true)).toCompletableFuture());
+            }
+            List<List<BoundStatement>> failed = new ArrayList<>();
+            RuntimeException cause = null;
+            for (int i = 0; i < writes.size(); i++) {
+                try {
+                    writes.get(i).join();
+                    store.confirmed(pending.get(i), maxTimestamp);
+                } catch (CompletionException e) {
+                    failed.add(pending.get(i));
+                    cause = e;
+                }
+            }
+            if (failed.isEmpty()) {
+                break;
+            }
+            log.warn("projection of {} groups: {} of {} partition batches not confirmed ({}); writing them again",
+                    round.size(), failed.size(), pending.size(), cause.getCause() == null ? cause : cause.getCause().toString());
+            if (!running) {
+                throw new InterruptedException("stopping");
+            }
+            Thread.sleep(RETRY_MILLIS);
+            pending = failed;
+        }
+        Logged last = round.get(round.size() - 1);
+        while (true) {
+            try {
+                engineLog.projected(last.seq(), last.timestamp());
+                return;
+            } catch (RuntimeException e) {
+                log.warn("recording group {} as projected failed ({}); again", last.seq(), e.toString());
+                if (!running) {
+                    throw new InterruptedException("stopping");
+                }
+                Thread.sleep(RETRY_MILLIS);
+            }
+        }
+    }
+}

@@ -1,0 +1,154 @@
+package io.geobroker.broker.it;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import io.geobroker.domain.Fill;
+import io.geobroker.testsupport.StackContext;
+import io.geobroker.testsupport.WithLocalStack;
+import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The symbol rows a broker logged but had not written to their tables when it was SIGKILLed: the
+ * broker runs with a projection interval of an hour, so after its groups are durable the
+ * symbols' progress, resting orders and fills exist only in the engine log. After the restart
+ * they must be in their tables, the tickers already applied must fill nothing again, and the
+ * orders still resting must be in the book, each filled exactly once by the next tickers.
+ */
+@WithLocalStack
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class EngineLogRecoveryIT {
+
+    private static final String[] SYMBOLS = {"CSCO", "INTC"};
+    private static final int ORDERS_PER_SYMBOL = 8;
+    private static final int FILLED_BEFORE_KILL = 5;
+    private static final long PRICE = 10_000;
+    private static final long QTY = 10;
+    private static final long DEPOSIT = 100_000_000;
+
+    private TestStack stack;
+    @AutoClose
+    private BrokerProcess broker;
+    @AutoClose
+    private Exchange exchange;
+
+    @BeforeAll
+    void start(StackContext context) {
+        stack = TestStack.of(context);
+        broker = new BrokerProcess(stack, "nvirginia", stack.testAddress(42),
+                Path.of("target", "engine-log-recovery-broker.log"),
+                Map.of("geobroker.engine.projection-interval", "1h"));
+        broker.start();
+        exchange = new Exchange(stack.kafkaBootstrap("nvirginia"), stack.topics());
+    }
+
+    @Test
+    void logged_symbol_rows_are_written_at_start_and_nothing_fills_twice() throws InterruptedException {
+        BrokerApi api = broker.api;
+        CqlSession session = stack.session("nvirginia");
+        String run = UUID.randomUUID().toString().substring(0, 6);
+        String buyer = api.customer("logbuyer" + run, DEPOSIT);
+        Map<String, String> owners = new HashMap<>();
+        for (String symbol : SYMBOLS) {
+            for (int i = 0; i < ORDERS_PER_SYMBOL; i++) {
+                BrokerApi.Response r = api.place(buyer, "b-" + symbol + i, symbol, "BUY", "LIMIT", QTY,
+                        "limitPrice", PRICE, "timeInForce", "GTC");
+                assertThat(r.status()).as("%s", r.body()).isEqualTo(201);
+                owners.put(r.text("orderId"), buyer);
+            }
+        }
+        // each ticker offers one order's quantity: it fills exactly one order
+        Map<String, Long> lastSequence = new HashMap<>();
+        for (int t = 0; t < FILLED_BEFORE_KILL; t++) {
+            for (String symbol : SYMBOLS) {
+                lastSequence.put(symbol, exchange.tick(symbol, PRICE, QTY));
+            }
+        }
+        int filledBeforeKill = FILLED_BEFORE_KILL * SYMBOLS.length;
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                .until(() -> Books.distinctIds(exchange.fills()).size() >= filledBeforeKill);
+
+        long projected = projectedSeq(session);
+        long logged = loggedAfter(session, projected);
+        for (String symbol : SYMBOLS) {
+            assertThat(storedSequence(session, symbol)).as("%s's progress is only in the log", symbol)
+                    .isLessThan(lastSequence.get(symbol));
+            assertThat(restingRows(session, symbol)).as("%s's resting orders are only in the log", symbol).isZero();
+        }
+        assertThat(logged).as("groups in the log after projected_seq %d", projected).isPositive();
+
+        broker.kill();
+        broker.start();
+
+        assertThat(projectedSeq(session)).as("what the log held is projected").isGreaterThanOrEqualTo(projected + logged);
+        for (String symbol : SYMBOLS) {
+            assertThat(storedSequence(session, symbol)).as("%s's progress written at start", symbol)
+                    .isEqualTo(lastSequence.get(symbol));
+            assertThat(restingRows(session, symbol)).as("%s's orders still resting", symbol)
+                    .isEqualTo(ORDERS_PER_SYMBOL - FILLED_BEFORE_KILL);
+        }
+        // the tickers before the kill again (a replay: they fill nothing), then the ones that fill the rest
+        for (String symbol : SYMBOLS) {
+            exchange.send(symbol, PRICE, QTY, lastSequence.get(symbol));
+        }
+        for (int t = FILLED_BEFORE_KILL; t < ORDERS_PER_SYMBOL; t++) {
+            for (String symbol : SYMBOLS) {
+                exchange.tick(symbol, PRICE, QTY);
+            }
+        }
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                .until(() -> Books.distinctIds(exchange.fills()).size() >= owners.size());
+        Thread.sleep(1_000);
+        List<Fill> fills = exchange.fills();
+        Map<String, Set<String>> idsPerOrder = Books.idsPerOrder(fills);
+
+        assertThat(idsPerOrder.keySet()).containsExactlyInAnyOrderElementsOf(owners.keySet());
+        assertThat(idsPerOrder.values()).as("one fill per order").allSatisfy(ids -> assertThat(ids).hasSize(1));
+        for (String orderId : owners.keySet()) {
+            BrokerApi.Response order = api.order(buyer, orderId);
+            assertThat(order.text("status")).isEqualTo("FILLED");
+            assertThat(order.number("filledQuantity")).isEqualTo(QTY);
+        }
+        long spent = Books.exchangeCash(Books.unique(fills));
+        assertThat(Books.total(api.cash(buyer, "USD")) + spent).as("cash is conserved").isEqualTo(DEPOSIT);
+        System.out.printf("engine log recovery: %d groups logged after projected_seq %d at the kill, %d fills, "
+                + "%d publications%n", logged, projected, Books.unique(fills).size(), fills.size());
+    }
+
+    private static long projectedSeq(CqlSession session) {
+        Row r = session.execute(SimpleStatement.newInstance(
+                "SELECT projected_seq FROM engine_log WHERE region = 'nvirginia' LIMIT 1")).one();
+        return r == null || r.isNull("projected_seq") ? 0 : r.getLong("projected_seq");
+    }
+
+    private static long loggedAfter(CqlSession session, long projected) {
+        return session.execute(SimpleStatement.newInstance(
+                "SELECT seq FROM engine_log WHERE region = 'nvirginia'")).all().stream()
+                .filter(r -> !r.isNull("seq") && r.getLong("seq") > projected).count();
+    }
+
+    private static long storedSequence(CqlSession session, String symbol) {
+        Row r = session.execute(SimpleStatement.newInstance(
+                "SELECT last_ticker_sequence FROM symbol_state WHERE symbol = ?", symbol)).one();
+        return r == null ? 0 : r.getLong("last_ticker_sequence");
+    }
+
+    private static long restingRows(CqlSession session, String symbol) {
+        return session.execute(SimpleStatement.newInstance(
+                "SELECT order_id FROM symbol_orders WHERE symbol = ?", symbol)).all().size();
+    }
+}
