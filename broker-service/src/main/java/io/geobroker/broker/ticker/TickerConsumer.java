@@ -25,6 +25,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.FencedInstanceIdException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -61,6 +62,7 @@ public class TickerConsumer implements SmartLifecycle {
     private final SymbolDirectory directory;
     private final Topics topics;
     private final List<String> tickerTopics;
+    private final String regionName;
     private final Properties consumerConfig = new Properties();
     private final Properties producerConfig = new Properties();
     private final MeterRegistry meters;
@@ -83,8 +85,13 @@ public class TickerConsumer implements SmartLifecycle {
         this.topics = topics;
         this.meters = meters;
         this.tickerTopics = region.exchanges().stream().map(topics::tickers).toList();
+        this.regionName = region.name();
         consumerConfig.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, localRegion.kafkaBootstrap());
         consumerConfig.put(ConsumerConfig.GROUP_ID_CONFIG, topics.prefix() + "broker-" + region.name());
+        // Static membership: a broker restarted after a crash takes its partitions back at once, instead
+        // of waiting for the dead instance's session to time out (45 s). A second broker of the region
+        // fences the first, whose consumer then stops (one writer per region).
+        consumerConfig.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, topics.prefix() + "broker-" + region.name());
         consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         consumerConfig.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         consumerConfig.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, properties.kafka().maxPollRecords());
@@ -187,6 +194,9 @@ public class TickerConsumer implements SmartLifecycle {
             commit(c, true);
         } catch (WakeupException e) {
             log.debug("ticker consumer woken up to stop");
+        } catch (FencedInstanceIdException e) {
+            log.error("another broker of region {} consumes its tickers now (same group.instance.id): this one stops "
+                    + "consuming; a region has one broker", regionName);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
