@@ -14,7 +14,26 @@ import java.util.TreeMap;
  */
 public record EngineStages(double commits, double batchSeconds, BrokerHistogram batches, double statements,
                            double partitions, double tickers, double tickerWaitSeconds, BrokerHistogram tickerWaits,
-                           BrokerHistogram deliveries, double elapsedSeconds) {
+                           BrokerHistogram deliveries, double elapsedSeconds, Projected projected) {
+
+    /**
+     * The engine's projection rounds: each writes the symbol rows of the groups logged since the last,
+     * coalesced.
+     *
+     * @param rounds     rounds in the phase
+     * @param partitions partitions (mutations) they wrote
+     * @param statements statements they wrote
+     * @param dropped    statements not written because a later group overwrote or deleted their rows
+     */
+    public record Projected(double rounds, double partitions, double statements, double dropped) {
+    }
+
+    /** The engine's projection timer, one sample per round. */
+    public static final String PROJECTION = "geobroker_engine_projection_seconds";
+    public static final String PROJECTION_PARTITIONS = "geobroker_engine_projection_partitions";
+    public static final String PROJECTION_STATEMENTS = "geobroker_engine_projection_statements";
+    public static final String PROJECTION_DROPPED = "geobroker_engine_projection_dropped_total";
+
 
     public static final String NAME = "geobroker_engine_stage_seconds";
     /** The engine's statements-per-group summary; its sum is every CQL statement its groups wrote. */
@@ -40,8 +59,29 @@ public record EngineStages(double commits, double batchSeconds, BrokerHistogram 
         double partitions = Math.max(0, sum(after, PARTITIONS) - sum(before, PARTITIONS));
         BrokerHistogram deliveries = BrokerHistogram.between(before, after, DELIVERY)
                 .orElse(new BrokerHistogram(new TreeMap<>(), 0, 0, 0));
+        double rounds = BrokerHistogram.parse(after, PROJECTION).map(BrokerHistogram::count).orElse(0.0)
+                - BrokerHistogram.parse(before, PROJECTION).map(BrokerHistogram::count).orElse(0.0);
+        Projected projected = new Projected(Math.max(0, rounds),
+                Math.max(0, sum(after, PROJECTION_PARTITIONS) - sum(before, PROJECTION_PARTITIONS)),
+                Math.max(0, sum(after, PROJECTION_STATEMENTS) - sum(before, PROJECTION_STATEMENTS)),
+                Math.max(0, counter(after, PROJECTION_DROPPED) - counter(before, PROJECTION_DROPPED)));
         return Optional.of(new EngineStages(p.count(), p.sumSeconds(), p, statements, partitions, c.count(),
-                c.sumSeconds(), c, deliveries, elapsedSeconds));
+                c.sumSeconds(), c, deliveries, elapsedSeconds, projected));
+    }
+
+    /** A counter's value summed over its label sets (0 when the page has none). */
+    static double counter(String page, String name) {
+        double total = 0;
+        for (String line : page.split("\n")) {
+            if (line.startsWith(name + " ") || line.startsWith(name + "{")) {
+                try {
+                    total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1).trim());
+                } catch (NumberFormatException e) {
+                    // not a sample line
+                }
+            }
+        }
+        return total;
     }
 
     /** What the page's summary of that name counted (0 when it has none); parsed like a histogram, whose sum it is. */
@@ -81,6 +121,14 @@ public record EngineStages(double commits, double batchSeconds, BrokerHistogram 
             }
             line.append(String.format(Locale.ROOT, " waiting mean %.0f ms (p50 <= %.0f ms) from the consumer to the engine",
                     tickerWaitSeconds / tickers * 1000, tickerWaits.upperBoundSeconds(0.5) * 1000));
+        }
+        if (projected.rounds() > 0) {
+            double written = projected.statements();
+            line.append(String.format(Locale.ROOT, "; symbol rows projected %.1f times/s, %.0f partitions and %.0f "
+                            + "statements a round, %.0f %% of the logged statements not written (overwritten or deleted later)",
+                    projected.rounds() / elapsedSeconds, projected.partitions() / projected.rounds(),
+                    written / projected.rounds(),
+                    written + projected.dropped() == 0 ? 0 : projected.dropped() / (written + projected.dropped()) * 100));
         }
         return line.toString();
     }

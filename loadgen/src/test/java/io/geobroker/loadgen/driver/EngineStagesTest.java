@@ -132,6 +132,33 @@ class EngineStagesTest {
                 + "waiting on batches 10 % of the time");
     }
 
+    /** The engine's projection meters as Micrometer writes them for Prometheus. */
+    private static String projection(double rounds, double partitions, double statements, double dropped) {
+        return """
+                # TYPE geobroker_engine_projection_seconds summary
+                geobroker_engine_projection_seconds_count{region="nvirginia"} %s
+                geobroker_engine_projection_seconds_sum{region="nvirginia"} 1.5
+                geobroker_engine_projection_partitions_count{region="nvirginia"} %s
+                geobroker_engine_projection_partitions_sum{region="nvirginia"} %s
+                geobroker_engine_projection_statements_count{region="nvirginia"} %s
+                geobroker_engine_projection_statements_sum{region="nvirginia"} %s
+                # TYPE geobroker_engine_projection_dropped_total counter
+                geobroker_engine_projection_dropped_total{region="nvirginia"} %s
+                """.formatted(rounds, rounds, partitions, rounds, statements, dropped);
+    }
+
+    @Test
+    void projection_rounds_are_reported_with_what_they_wrote_and_dropped() {
+        String before = page(0, 0, 0, 0, 0, 0) + projection(4, 40, 400, 100);
+        String after = page(10, 1, 10, 0, 0, 0) + projection(24, 240, 2_400, 2_100);
+
+        EngineStages e = EngineStages.between(before, after, 10).orElseThrow();
+
+        assertThat(e.projected()).isEqualTo(new EngineStages.Projected(20, 200, 2_000, 2_000));
+        assertThat(e.describe()).endsWith("; symbol rows projected 2.0 times/s, 10 partitions and 100 statements a round, "
+                + "50 % of the logged statements not written (overwritten or deleted later)");
+    }
+
     @Test
     void nothing_committed_or_nothing_to_read_says_so() {
         String idle = page(5, 1, 5, 50, 1, 50);
