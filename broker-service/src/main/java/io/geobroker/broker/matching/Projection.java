@@ -39,7 +39,8 @@ final class Projection {
     private static final Logger log = LoggerFactory.getLogger(Engine.class);
     /** A round starts early once this many groups wait. */
     private static final int EARLY_GROUPS = EngineLog.SLOTS / 4;
-    private static final long RETRY_MILLIS = 200;
+    private static final long FIRST_RETRY_MILLIS = 200;
+    private static final long LAST_RETRY_MILLIS = 2_000;
 
     /** One logged group's symbol statements. */
     record Logged(long seq, long timestamp, List<BoundStatement> statements) {
@@ -235,6 +236,7 @@ final class Projection {
         metrics.projectionStatements.record(written);
         metrics.projectionDropped.increment(statements - written);
         List<List<BoundStatement>> pending = batches;
+        long retryMillis = FIRST_RETRY_MILLIS;
         while (true) {
             List<CompletableFuture<?>> writes = new ArrayList<>(pending.size());
             for (List<BoundStatement> batch : pending) {
@@ -262,10 +264,12 @@ final class Projection {
             if (!running) {
                 throw new InterruptedException("stopping");
             }
-            Thread.sleep(RETRY_MILLIS);
+            Thread.sleep(retryMillis);
+            retryMillis = Math.min(LAST_RETRY_MILLIS, retryMillis * 2);
             pending = failed;
         }
         Logged last = round.get(round.size() - 1);
+        retryMillis = FIRST_RETRY_MILLIS;
         while (true) {
             try {
                 engineLog.projected(last.seq(), last.timestamp());
@@ -275,7 +279,8 @@ final class Projection {
                 if (!running) {
                     throw new InterruptedException("stopping");
                 }
-                Thread.sleep(RETRY_MILLIS);
+                Thread.sleep(retryMillis);
+                retryMillis = Math.min(LAST_RETRY_MILLIS, retryMillis * 2);
             }
         }
     }

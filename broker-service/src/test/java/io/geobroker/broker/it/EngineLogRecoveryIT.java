@@ -112,7 +112,9 @@ class EngineLogRecoveryIT {
         }
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
                 .until(() -> Books.distinctIds(exchange.fills()).size() >= owners.size());
-        Thread.sleep(1_000);
+        // and no fill beyond those for a second (a second fill of an order would show up as a new id)
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(200))
+                .until(() -> Books.distinctIds(exchange.fills()).size() == owners.size());
         List<Fill> fills = exchange.fills();
         Map<String, Set<String>> idsPerOrder = Books.idsPerOrder(fills);
 
