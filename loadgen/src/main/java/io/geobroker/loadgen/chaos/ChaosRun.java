@@ -58,7 +58,7 @@ public final class ChaosRun {
         long originNanos = System.nanoTime() + leadMillis * 1_000_000 + warmup.toNanos();
         originEpochMillis = System.currentTimeMillis() + leadMillis + warmup.toMillis();
         DeploymentReader reader = reader(customers);
-        runner = new FaultRunner(deployment, plan, originNanos, FaultRunner.readiness(deployment),
+        runner = new FaultRunner(deployment, plan, originNanos, FaultRunner.readiness(deployment).and(reader::servesReads),
                 (from, to, timeout) -> agreement(reader, from, to, timeout));
         thread = new Thread(runner::run, "chaos-faults");
         thread.setDaemon(true);

@@ -106,6 +106,23 @@ public final class DeploymentReader {
         }
     }
 
+    /**
+     * Whether the region serves a customer's read that needs its Cassandra DC: {@code GET
+     * /api/v1/account/balances} of one of the customers placing there answers 200.
+     */
+    public boolean servesReads(String region) {
+        Driver.Customer c = customers.stream().filter(x -> x.placesIn().name().equals(region)).findFirst()
+                .orElse(customers.get(0));
+        try {
+            return send(region, c.token(), "/api/v1/account/balances").statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     /** Per region, the customers' orders placed at or after {@code sinceMillis} (epoch), read newest first. */
     public Map<String, Map<String, OrderView>> ordersSince(long sinceMillis) throws InterruptedException, IOException {
         Map<String, Map<String, OrderView>> all = new LinkedHashMap<>();

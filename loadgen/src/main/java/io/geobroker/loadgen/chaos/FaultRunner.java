@@ -30,6 +30,8 @@ public final class FaultRunner {
     }
 
     static final String READY = "/actuator/health/readiness";
+    /** What the probe checks: the serving predicate of {@link ChaosRun}. */
+    static final String SERVING = "the region's broker ready (" + READY + " 200) and a customer's balances read there (200)";
 
     private final FaultTarget target;
     private final ChaosPlan plan;
@@ -119,12 +121,12 @@ public final class FaultRunner {
 
     private void cassandra(String region) throws InterruptedException {
         stackProcess("cassandra", region, lastNodeOf(region), plan.cassandraDown(), "accepting CQL",
-                "the region's broker ready (" + READY + " 200)");
+                SERVING);
     }
 
     private void kafka(String region) throws InterruptedException {
         stackProcess("kafka", region, "kafka-" + region, plan.kafkaDown(), "answering",
-                "Kafka answering and the region's broker ready (" + READY + " 200)");
+                "Kafka answering, " + SERVING);
     }
 
     /** SIGKILL to a stack process, started again after {@code down}; served again when the region's broker is ready. */
@@ -148,7 +150,7 @@ public final class FaultRunner {
         long end = now();
         long served = awaitServing(region, end);
         add("broker", region, "SIGKILL broker " + region + ", started again at once", start, end, served,
-                "the broker ready again (" + READY + " 200)");
+                SERVING);
     }
 
     private void wan(String a, String b) throws InterruptedException {
