@@ -169,13 +169,24 @@ public final class ChaosRun {
         return new DeploymentReader(urls, customers);
     }
 
-    /** One line for the report's conditions: the schedule as asked. */
+    /** One line for the report's conditions: the schedule as asked, each fault with its settings. */
     public String describe() {
-        return String.format(Locale.ROOT, "faults %s in this order, regions %s; Cassandra node down %d s per DC, Kafka down "
-                        + "%d s, %d broker SIGKILLs, WAN cut %d s; %d s recovery gap; serve timeout %d s, convergence bound %d s",
-                plan.faults().stream().sorted().map(ChaosPlan.Kind::label).collect(Collectors.joining(",")),
-                plan.regions().isEmpty() ? "all" : String.join(",", plan.regions()), plan.cassandraDown().toSeconds(),
-                plan.kafkaDown().toSeconds(), plan.brokerKills(), plan.wanCut().toSeconds(), plan.gap().toSeconds(),
-                plan.serveTimeout().toSeconds(), plan.convergeTimeout().toSeconds());
+        List<String> faults = new ArrayList<>();
+        if (plan.has(ChaosPlan.Kind.CASSANDRA)) {
+            faults.add("a Cassandra node per DC down " + plan.cassandraDown().toSeconds() + " s, DC by DC");
+        }
+        if (plan.has(ChaosPlan.Kind.KAFKA)) {
+            faults.add("Kafka down " + plan.kafkaDown().toSeconds() + " s");
+        }
+        if (plan.has(ChaosPlan.Kind.BROKER)) {
+            faults.add(plan.brokerKills() + " broker SIGKILLs");
+        }
+        if (plan.has(ChaosPlan.Kind.WAN)) {
+            faults.add("the WAN cut " + plan.wanCut().toSeconds() + " s");
+        }
+        return String.format(Locale.ROOT, "%s, in this order, in %s; %d s recovery gap; serve timeout %d s, convergence "
+                        + "bound %d s", String.join(", ", faults), plan.regions().isEmpty() ? "every region"
+                        : String.join(", ", plan.regions()), plan.gap().toSeconds(), plan.serveTimeout().toSeconds(),
+                plan.convergeTimeout().toSeconds());
     }
 }

@@ -118,6 +118,15 @@ class FaultRunnerTest {
     }
 
     @Test
+    void the_reports_line_names_only_the_faults_asked_for() {
+        ChaosPlan plan = new ChaosPlan(Set.of(ChaosPlan.Kind.KAFKA, ChaosPlan.Kind.BROKER), List.of("nvirginia"), Duration.ofSeconds(20),
+                Duration.ofSeconds(2), 1, Duration.ofSeconds(20), Duration.ofSeconds(3), Duration.ofSeconds(120),
+                Duration.ofSeconds(60), 1);
+        assertThat(new ChaosRun(new Recording(false), plan).describe()).isEqualTo("Kafka down 2 s, 1 broker SIGKILLs, in this "
+                + "order, in nvirginia; 3 s recovery gap; serve timeout 120 s, convergence bound 60 s");
+    }
+
+    @Test
     void bad_schedules_get_a_clear_error() {
         assertThatThrownBy(() -> ChaosPlan.Kind.parse("disk")).hasMessageContaining("'disk' is not a fault");
         assertThatThrownBy(() -> new ChaosPlan(Set.of(), List.of(), Duration.ofSeconds(-1), Duration.ZERO, 0, Duration.ZERO,
