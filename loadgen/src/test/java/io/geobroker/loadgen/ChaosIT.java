@@ -37,7 +37,7 @@ class ChaosIT {
     static Path dir;
 
     @Test
-    void one_round_of_each_fault_keeps_every_invariant() throws Exception {
+    void a_kafka_and_a_broker_killed_under_load_keep_every_invariant() throws Exception {
         Path out = dir.resolve("report");
         long t0 = System.nanoTime();
         int code = Loadgen.execute("demo", "--scenario", "chaos", "--prefix", StackPrefix.offset(10), "--work-dir",

@@ -97,7 +97,8 @@ public final class DeploymentReader {
                     if (r.statusCode() == 200) {
                         region.getValue().put(o.orderId(), view(JSON.readTree(r.body()), c.id()));
                     } else if (r.statusCode() != 404) {
-                        unreadable.add(region.getKey() + ": GET /api/v1/orders/{id} answered " + r.statusCode());
+                        unreadable.add(region.getKey() + ": GET /api/v1/orders/" + o.orderId() + " answered " + r.statusCode()
+                                + " (the order is " + o.state() + " elsewhere)");
                     }
                 } catch (IOException e) {
                     unreadable.add(region.getKey() + ": " + e.getMessage());
