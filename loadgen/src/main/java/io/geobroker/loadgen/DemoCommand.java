@@ -2,11 +2,17 @@ package io.geobroker.loadgen;
 
 import io.geobroker.domain.Topics;
 import io.geobroker.domain.Topology;
+import io.geobroker.loadgen.chaos.ChaosOptions;
+import io.geobroker.loadgen.chaos.ChaosPlan;
+import io.geobroker.loadgen.chaos.ChaosRun;
 import io.geobroker.loadgen.demo.Demo;
 import io.geobroker.loadgen.driver.Driver;
 import io.geobroker.loadgen.driver.Target;
 import io.geobroker.loadgen.driver.TickerRateClient;
 import io.geobroker.loadgen.driver.TickerSource;
+import io.geobroker.loadgen.report.RunReport;
+import io.geobroker.loadgen.report.WanTraffic;
+import io.geobroker.stack.LocalStack;
 import io.geobroker.stack.WanMode;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -22,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 
 /**
  * {@code loadgen demo}: the main job. Starts the local two-region stack, one broker per region and
@@ -36,6 +43,9 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Mixin
     WorkloadOptions options;
+
+    @Mixin
+    ChaosOptions chaosOptions;
 
     @Option(names = "--wan", defaultValue = "auto", description = "auto | on | off: the emulated ~230 ms WAN between the regions. Default: ${DEFAULT-VALUE}.")
     String wan;
@@ -108,6 +118,13 @@ public final class DemoCommand implements Callable<Integer> {
             case "tiered" -> List.of();
             default -> throw new CommandLine.ParameterException(spec.commandLine(), "--jit must be c1-only or tiered");
         };
+        boolean chaos = options.scenario() == WorkloadOptions.Scenario.CHAOS;
+        Optional<ChaosPlan> plan;
+        try {
+            plan = chaos ? Optional.of(chaosOptions.plan(LocalStack.DEFAULT_REGIONS, options.seed())) : Optional.empty();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
         List<String> brokerOptions = concat(jitOptions, brokerJvmOptions);
         List<String> tickerOptions = concat(jitOptions, tickerJvmOptions);
         Path root = repositoryRoot();
@@ -140,11 +157,30 @@ public final class DemoCommand implements Callable<Integer> {
                     + "; JIT: " + (jitOptions.isEmpty() ? "tiered, C1 and C2 (--jit=tiered)"
                     : "C1 only in every JVM the demo started (" + C1_ONLY + ")"));
             conditions.put("WAN", demo.wanStatus());
-            LoadRun.execute(target, options, tickers, Duration.ofSeconds(60),
-                    options.scenario().name().toLowerCase().replace('_', '-'), conditions, demo.processGroups(),
-                    demo::counters);
+            Optional<ChaosRun> chaosRun = plan.map(p -> new ChaosRun(demo, p));
+            chaosRun.ifPresent(c -> conditions.put("chaos schedule", c.describe()));
+            // Processes killed and started again have new pids, and a Cassandra node's counters start
+            // again from zero: a chaos run's CPU line is the load generator's own, its counters the WAN's.
+            Supplier<Map<String, Long>> counters = chaos ? () -> wanOnly(demo.counters()) : demo::counters;
+            RunReport report = LoadRun.execute(target, options, tickers, Duration.ofSeconds(60),
+                    options.scenario().name().toLowerCase().replace('_', '-'), conditions,
+                    chaos ? List.of() : demo.processGroups(), counters, chaosRun);
+            if (report.chaos() != null && !report.chaos().passed()) {
+                System.err.println("chaos: an invariant failed or a fault was not served again (the invariants table above)");
+                return 1;
+            }
         }
         return 0;
+    }
+
+    private static Map<String, Long> wanOnly(Map<String, Long> counters) {
+        Map<String, Long> wan = new LinkedHashMap<>();
+        counters.forEach((name, value) -> {
+            if (name.startsWith(WanTraffic.WAN_PREFIX)) {
+                wan.put(name, value);
+            }
+        });
+        return wan;
     }
 
     /** The JIT option of {@code --jit=c1-only}: no C2 compiler. */

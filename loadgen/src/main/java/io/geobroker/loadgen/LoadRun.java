@@ -2,6 +2,7 @@ package io.geobroker.loadgen;
 
 import io.geobroker.domain.SymbolInfo;
 import io.geobroker.loadgen.calc.Pricing;
+import io.geobroker.loadgen.chaos.ChaosRun;
 import io.geobroker.loadgen.driver.BrokerHistogram;
 import io.geobroker.loadgen.driver.CassandraCounters;
 import io.geobroker.loadgen.driver.Driver;
@@ -14,6 +15,7 @@ import io.geobroker.loadgen.driver.Target;
 import io.geobroker.loadgen.driver.Workload;
 import io.geobroker.loadgen.metrics.Metrics;
 import io.geobroker.loadgen.metrics.SeriesKey;
+import io.geobroker.loadgen.report.ChaosReport;
 import io.geobroker.loadgen.report.ReportWriter;
 import io.geobroker.loadgen.report.RunReport;
 import io.geobroker.loadgen.report.WanTraffic;
@@ -30,6 +32,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -38,6 +41,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * One load-generator session against a ready {@link Target}: readiness check, customers, the
@@ -61,7 +65,19 @@ final class LoadRun {
                              String scenarioLabel, Map<String, String> extraConditions, List<ProcessCpu.Group> processes,
                              Supplier<Map<String, Long>> counters)
             throws InterruptedException, IOException {
-        Workload workload = options.workload();
+        return execute(target, options, tickers, readyTimeout, scenarioLabel, extraConditions, processes, counters,
+                Optional.empty());
+    }
+
+    /**
+     * @param chaos the chaos scenario's fault schedule, run during the measured phase, and its
+     *              invariants checked after the run (the report's {@link RunReport#chaos()})
+     */
+    static RunReport execute(Target target, WorkloadOptions options, Driver.Tickers tickers, Duration readyTimeout,
+                             String scenarioLabel, Map<String, String> extraConditions, List<ProcessCpu.Group> processes,
+                             Supplier<Map<String, Long>> counters, Optional<ChaosRun> chaos)
+            throws InterruptedException, IOException {
+        Workload workload = chaos.isPresent() ? chaos.get().adjust(options.workload()) : options.workload();
         ProgressBar progress = new ProgressBar(System.err, options.progress());
         String runId = "lg" + Long.toString(System.currentTimeMillis(), 36);
         Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
@@ -84,9 +100,16 @@ final class LoadRun {
                 Optional<String> cpu;
                 List<ProcessCpu.Group> measured = new ArrayList<>(processes);
                 measured.add(ProcessCpu.loadGenerator());
+                Optional<ChaosReport> chaosReport = Optional.empty();
                 try (PhasePages pages = PhasePages.schedule(target, tickers, measured, counters, workload.warmup(),
                         workload.duration())) {
-                    metrics = driver.run(workload, customers, symbols, "measuring");
+                    if (chaos.isPresent()) {
+                        chaos.get().start(customers, workload.warmup(), PhasePages.DRIVER_START_MILLIS);
+                    }
+                    metrics = driver.run(workload, customers, symbols, chaos.isPresent() ? "chaos" : "measuring");
+                    if (chaos.isPresent()) {
+                        chaosReport = Optional.of(chaos.get().finish(metrics, target, customers, symbols));
+                    }
                     engines = pages.engines();
                     publisher = pages.publisher();
                     cpu = pages.cpu();
@@ -94,13 +117,23 @@ final class LoadRun {
                 }
                 cpu.ifPresent(c -> conditions.put("CPU in the measured phase (each process's user and system time)", c));
                 publisher.ifPresent(p -> conditions.put("ticker service in the measured phase (its timers)", p.describe()));
-                inboxLag(target).forEach((region, after) -> after.ifPresent(a -> conditions.put(
+                // A broker killed and started again counts from zero: its pages' differences mean nothing.
+                Set<String> restarted = chaosReport.map(c -> c.faults().stream().filter(f -> f.fault().equals("broker"))
+                        .map(ChaosReport.Fault::region).collect(Collectors.toSet())).orElse(Set.of());
+                restarted.forEach(region -> conditions.put("engine of " + region + " in the measured phase (broker timers)",
+                        "not reported: the broker was killed and started again in the phase, its counters with it"));
+                inboxBefore.keySet().removeAll(restarted);
+                engines.keySet().removeAll(restarted);
+                inboxLag(target).forEach((region, after) -> after.filter(a -> !restarted.contains(region)).ifPresent(a -> conditions.put(
                         "placed in another region -> matchable in " + region + " (broker histogram, warm-up included)",
-                        inboxBefore.get(region).map(a::minus).orElse(a).describe())));
+                        inboxBefore.getOrDefault(region, Optional.empty()).map(a::minus).orElse(a).describe())));
                 engines.forEach((region, stages) -> stages.ifPresent(e -> conditions.put(
                         "engine of " + region + " in the measured phase (broker timers)", e.describe())));
                 report = RunReport.from(metrics, "geobroker load report", scenarioLabel, started.toString(), conditions,
                         workload.duration().toMillis(), List.of());
+                if (chaosReport.isPresent()) {
+                    report = report.withChaos(chaosReport.get());
+                }
             }
         }
         Map<String, String> withEnd = new LinkedHashMap<>(report.conditions());
@@ -117,7 +150,7 @@ final class LoadRun {
             }
         });
         report = new RunReport(report.schema(), report.title(), report.scenario(), report.startedAt(), withEnd,
-                report.measuredMillis(), report.regions(), report.series(), report.throughput(), report.sweep());
+                report.measuredMillis(), report.regions(), report.series(), report.throughput(), report.sweep(), report.chaos());
         System.out.print(ReportWriter.console(report));
         ReportWriter.Written files = ReportWriter.writeAll(report, options.out());
         System.out.println("Report: " + files.html().toAbsolutePath() + " (also " + files.json().getFileName() + ", "
@@ -242,7 +275,7 @@ final class LoadRun {
      */
     private static final class PhasePages implements AutoCloseable {
 
-        private static final long DRIVER_START_MILLIS = 200;
+        static final long DRIVER_START_MILLIS = 200;
         private static final Duration SCRAPE_TIMEOUT = Duration.ofSeconds(10);
         private static final String TICKER_SERVICE = "ticker service";
 

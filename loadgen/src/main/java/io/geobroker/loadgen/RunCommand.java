@@ -68,6 +68,11 @@ public final class RunCommand implements Callable<Integer> {
                     "remote-dc reconfigures the brokers, so it is a demo scenario; against a running deployment, start its brokers "
                             + "with the other region's DC as local DC and use --scenario default");
         }
+        if (options.scenario() == WorkloadOptions.Scenario.CHAOS) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "chaos kills and restarts the deployment's processes, which only the demo started itself and can do: "
+                            + "use ./geobroker demo --scenario chaos");
+        }
         options.workload();
         Topology topology = topology();
         Target target = Target.of(topology, brokers, kafka, adminToken(), new Topics(topicPrefix),

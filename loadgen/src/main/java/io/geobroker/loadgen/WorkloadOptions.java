@@ -36,11 +36,12 @@ public final class WorkloadOptions {
     }
 
     /** The scenarios of {@code demo} and {@code run}. */
-    public enum Scenario { DEFAULT, REMOTE_DC, SWEEP }
+    public enum Scenario { DEFAULT, REMOTE_DC, SWEEP, CHAOS }
 
     @Option(names = "--scenario", defaultValue = "default", converter = ScenarioConverter.class,
             description = "default | remote-dc (brokers use the other region's Cassandra DC; demo only) | sweep "
-                    + "(offered load in steps up to saturation). Default: ${DEFAULT-VALUE}.")
+                    + "(offered load in steps up to saturation) | chaos (faults under load, then an invariants table; "
+                    + "demo only). Default: ${DEFAULT-VALUE}.")
     Scenario scenario;
 
     @Option(names = "--scale", defaultValue = "1", description = "Multiply every rate of the default workload. Default: ${DEFAULT-VALUE}.")
@@ -178,7 +179,7 @@ public final class WorkloadOptions {
         }
     }
 
-    /** Parses {@code default}, {@code remote-dc}, {@code sweep}. */
+    /** Parses {@code default}, {@code remote-dc}, {@code sweep}, {@code chaos}. */
     public static final class ScenarioConverter implements CommandLine.ITypeConverter<Scenario> {
         @Override
         public Scenario convert(String value) {
@@ -187,7 +188,7 @@ public final class WorkloadOptions {
                     return s;
                 }
             }
-            throw new CommandLine.TypeConversionException("'" + value + "' is not a scenario: default, remote-dc or sweep");
+            throw new CommandLine.TypeConversionException("'" + value + "' is not a scenario: default, remote-dc, sweep or chaos");
         }
     }
 }

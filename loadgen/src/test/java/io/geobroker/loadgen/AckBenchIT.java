@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.geobroker.domain.Topology;
 import io.geobroker.loadgen.demo.Demo;
-import io.geobroker.stack.LocalStack;
 import io.geobroker.stack.WanMode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -35,8 +34,8 @@ class AckBenchIT {
     @BeforeAll
     static void startDeployment() throws Exception {
         Path root = Path.of(System.getProperty("geobroker.root", "..")).toAbsolutePath().normalize();
-        Demo.Settings settings = new Demo.Settings(root, dir.resolve("deployment"), prefix(), WanMode.OFF, 1, 256, List.of(),
-                384, List.of(), false, Duration.ofSeconds(300), Optional.empty());
+        Demo.Settings settings = new Demo.Settings(root, dir.resolve("deployment"), StackPrefix.offset(8), WanMode.OFF, 1, 256,
+                List.of(), 384, List.of(), false, Duration.ofSeconds(300), Optional.empty());
         deployment = new Demo(settings);
         Topology topology = deployment.start();
         topologyFile = dir.resolve("topology.properties");
@@ -87,15 +86,5 @@ class AckBenchIT {
         assertThat(round.path("cpu").asText()).as("a deployment elsewhere: the load generator's own CPU")
                 .matches("load generator [0-9]+\\.[0-9]{2} of [0-9]+ cores");
         return round;
-    }
-
-    /** The shared test stack's address prefix with 8 added to its second byte, e.g. 127.8: a stack of its own. */
-    private static String prefix() {
-        String shared = System.getenv("GEOBROKER_STACK_PREFIX");
-        if (shared == null || shared.isBlank()) {
-            shared = System.getProperty("geobroker.stack.prefix", LocalStack.DEFAULT_PREFIX);
-        }
-        String[] parts = shared.trim().split("\\.");
-        return parts[0] + "." + (Integer.parseInt(parts[1]) + 8);
     }
 }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.geobroker.domain.Topology;
 import io.geobroker.loadgen.demo.Demo;
 import io.geobroker.loadgen.driver.TickerRateClient;
-import io.geobroker.stack.LocalStack;
 import io.geobroker.stack.WanMode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,8 +31,9 @@ class RunAgainstDeploymentIT {
     @Test
     void run_sets_the_ticker_services_rate_for_the_load_and_puts_it_back(@TempDir Path dir) throws Exception {
         Path root = Path.of(System.getProperty("geobroker.root", "..")).toAbsolutePath().normalize();
-        Demo.Settings settings = new Demo.Settings(root, dir.resolve("deployment"), prefix(), WanMode.OFF, 1, 256, List.of(), 384,
-                List.of(), false, Duration.ofSeconds(300), Optional.of(new Demo.TickerService(192, List.of(), 42, 10, 0)));
+        Demo.Settings settings = new Demo.Settings(root, dir.resolve("deployment"), StackPrefix.offset(7), WanMode.OFF, 1, 256,
+                List.of(), 384, List.of(), false, Duration.ofSeconds(300),
+                Optional.of(new Demo.TickerService(192, List.of(), 42, 10, 0)));
         try (Demo deployment = new Demo(settings)) {
             Topology topology = deployment.start();
             Path topologyFile = dir.resolve("topology.properties");
@@ -81,15 +81,5 @@ class RunAgainstDeploymentIT {
                                 + "from its exchange time to the consumer, then waiting mean");
             }
         }
-    }
-
-    /** The shared test stack's address prefix with 7 added to its second byte, e.g. 127.7: a stack of its own. */
-    private static String prefix() {
-        String shared = System.getenv("GEOBROKER_STACK_PREFIX");
-        if (shared == null || shared.isBlank()) {
-            shared = System.getProperty("geobroker.stack.prefix", LocalStack.DEFAULT_PREFIX);
-        }
-        String[] parts = shared.trim().split("\\.");
-        return parts[0] + "." + (Integer.parseInt(parts[1]) + 7);
     }
 }

@@ -2,7 +2,6 @@ package io.geobroker.loadgen;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.geobroker.stack.LocalStack;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,7 +25,7 @@ class WorkloadIT {
     void replays_the_courses_two_user_file() throws Exception {
         Path file = Path.of("src/test/resources/day-trading/WL_2_USER.txt").toAbsolutePath();
         Path out = dir.resolve("report");
-        int code = Loadgen.execute("workload", file.toString(), "--prefix", prefix(), "--work-dir",
+        int code = Loadgen.execute("workload", file.toString(), "--prefix", StackPrefix.offset(9), "--work-dir",
                 dir.resolve("stack").toString(), "--wan", "off", "--broker-heap-mb", "384", "--no-progress",
                 "--out", out.toString());
 
@@ -60,15 +59,5 @@ class WorkloadIT {
         assertThat(report.path("averagePerSecond").asDouble()).isPositive();
         assertThat(report.path("cpu").asText()).contains("load generator");
         assertThat(code).as("exit code: no failures").isZero();
-    }
-
-    /** The shared test stack's address prefix with 9 added to its second byte, e.g. 127.9: a stack of its own. */
-    private static String prefix() {
-        String shared = System.getenv("GEOBROKER_STACK_PREFIX");
-        if (shared == null || shared.isBlank()) {
-            shared = System.getProperty("geobroker.stack.prefix", LocalStack.DEFAULT_PREFIX);
-        }
-        String[] parts = shared.trim().split("\\.");
-        return parts[0] + "." + (Integer.parseInt(parts[1]) + 9);
     }
 }

@@ -3,6 +3,7 @@ package io.geobroker.loadgen.demo;
 import io.geobroker.domain.SymbolInfo;
 import io.geobroker.domain.Topics;
 import io.geobroker.domain.Topology;
+import io.geobroker.loadgen.chaos.FaultTarget;
 import io.geobroker.loadgen.driver.CassandraCounters;
 import io.geobroker.loadgen.driver.Driver;
 import io.geobroker.loadgen.driver.ProcessCpu;
@@ -47,7 +48,7 @@ import java.util.concurrent.TimeoutException;
  * its region and, unless the load generator publishes the tickers itself, one ticker-service JVM.
  * {@link #close()} stops everything it started, in reverse order; it also runs on Ctrl-C.
  */
-public final class Demo implements AutoCloseable {
+public final class Demo implements AutoCloseable, FaultTarget {
 
     /** How the demo's services are set up; no {@code tickerService} when the load generator publishes the tickers. */
     public record Settings(Path root, Path workDir, String addressPrefix, WanMode wan, int nodesPerDc,
@@ -420,6 +421,61 @@ public final class Demo implements AutoCloseable {
         byte[] secret = new byte[24];
         new SecureRandom().nextBytes(secret);
         return HexFormat.of().formatHex(secret);
+    }
+
+    @Override
+    public List<String> regions() {
+        return topology.regions().stream().map(Topology.RegionEndpoints::name).toList();
+    }
+
+    @Override
+    public List<String> stackProcesses() {
+        return stack.processes().stream().map(LocalStack.ProcessInfo::name).toList();
+    }
+
+    @Override
+    public void killStackProcess(String name) {
+        stack.kill(name);
+    }
+
+    @Override
+    public void restartStackProcess(String name, Duration timeout) {
+        stack.restart(name, timeout);
+    }
+
+    @Override
+    public void killBroker(String region) throws InterruptedException {
+        broker(region).kill();
+    }
+
+    @Override
+    public void restartBroker(String region) throws IOException {
+        broker(region).restart();
+    }
+
+    @Override
+    public String brokerUrl(String region) {
+        return topology.region(region).orElseThrow(() -> new IllegalArgumentException("no region " + region)).brokerUrl();
+    }
+
+    @Override
+    public boolean wanOn() {
+        return stack != null && stack.wanStatus().startsWith("WAN on");
+    }
+
+    @Override
+    public void cutLink(String a, String b) {
+        stack.cutLink(a, b);
+    }
+
+    @Override
+    public void restoreLink(String a, String b) {
+        stack.restoreLink(a, b);
+    }
+
+    private ServiceProcess broker(String region) {
+        return services.stream().filter(s -> s.name().equals("broker " + region)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no broker of region " + region + " was started"));
     }
 
     /** Stops the brokers, then the stack; safe to call more than once and from the shutdown hook. */

@@ -9,16 +9,19 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A service JVM the demo started (a broker or the ticker service), with its log file. Stopped by
- * its own handle: SIGTERM, then a forced kill if it has not ended in time.
+ * its own handle: SIGTERM, then a forced kill if it has not ended in time. The chaos scenario kills
+ * it with SIGKILL ({@link #kill}) and starts it again with the same command ({@link #restart}).
  */
 final class ServiceProcess {
 
     private final String name;
-    private final Process process;
+    private final ProcessBuilder builder;
     private final Path log;
+    private volatile Process process;
 
-    private ServiceProcess(String name, Process process, Path log) {
+    private ServiceProcess(String name, ProcessBuilder builder, Process process, Path log) {
         this.name = name;
+        this.builder = builder;
         this.process = process;
         this.log = log;
     }
@@ -26,7 +29,24 @@ final class ServiceProcess {
     static ServiceProcess start(String name, ProcessBuilder builder, Path log) throws IOException {
         Files.createDirectories(log.getParent());
         builder.redirectErrorStream(true).redirectOutput(log.toFile());
-        return new ServiceProcess(name, builder.start(), log);
+        return new ServiceProcess(name, builder, builder.start(), log);
+    }
+
+    /** SIGKILL, as a crash would, and waits until the process is gone. */
+    void kill() throws InterruptedException {
+        Process p = process;
+        if (!p.destroyForcibly().waitFor(30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException(name + " (pid " + p.pid() + ") did not exit after SIGKILL");
+        }
+    }
+
+    /** Starts the killed process again with its command, its log continued. */
+    void restart() throws IOException {
+        if (process.isAlive()) {
+            throw new IllegalStateException(name + " is still running (pid " + process.pid() + ")");
+        }
+        builder.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        process = builder.start();
     }
 
     String name() {

@@ -22,8 +22,8 @@ import java.util.concurrent.TimeoutException;
  */
 final class CustomerSetup {
 
-    private static final long CASH_PER_CURRENCY = 1_000_000_000_000L;
-    private static final long SHARES_PER_SYMBOL = 100_000_000L;
+    private static final long CASH_PER_CURRENCY = Driver.FUNDED_CASH_PER_CURRENCY;
+    private static final long SHARES_PER_SYMBOL = Driver.FUNDED_SHARES_PER_SYMBOL;
 
     private final Target target;
     private final Map<String, BrokerClient> brokers;

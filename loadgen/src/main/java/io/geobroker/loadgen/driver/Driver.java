@@ -70,8 +70,14 @@ public final class Driver implements AutoCloseable {
         }
     }
 
+    /** Each customer's deposit in every traded currency (minor units), at the currency's home region. */
+    public static final long FUNDED_CASH_PER_CURRENCY = 1_000_000_000_000L;
+    /** Each customer's seeded holding of every traded symbol. */
+    public static final long FUNDED_SHARES_PER_SYMBOL = 100_000_000L;
+    /** How long an order waits for its answer before it counts as an error ({@code timeout}). */
+    public static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
+
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(3);
-    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
     /** Time given to fills still on their way after the last answer. */
     private static final Duration DRAIN = Duration.ofSeconds(3);
 

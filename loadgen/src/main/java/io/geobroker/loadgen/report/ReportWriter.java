@@ -42,6 +42,9 @@ public final class ReportWriter {
         Files.writeString(files.json(), json(report), StandardCharsets.UTF_8);
         Files.writeString(files.csv(), csv(report), StandardCharsets.UTF_8);
         Files.writeString(files.timelineCsv(), timelineCsv(report), StandardCharsets.UTF_8);
+        if (report.chaos() != null) {
+            Files.writeString(directory.resolve("chaos.md"), ChaosRender.markdown(report.chaos()), StandardCharsets.UTF_8);
+        }
         return files;
     }
 
@@ -100,6 +103,9 @@ public final class ReportWriter {
                     step.offeredOrdersPerSecond(), step.offeredTickersPerSecond(), step.fillsPerSecond(),
                     ms(step.p50Micros()), ms(step.p99Micros()), ms(step.maxMicros()), step.errors()));
         }
+        if (report.chaos() != null) {
+            out.append(ChaosRender.markdown(report.chaos()));
+        }
         return out.toString();
     }
 
@@ -154,6 +160,9 @@ public final class ReportWriter {
         }
         body.append("</table>\n");
 
+        if (report.chaos() != null) {
+            body.append(ChaosRender.html(report.chaos()));
+        }
         body.append("<h2>Ticker-to-fill latency</h2>\n<div class='charts'>\n");
         body.append(overTime("Ticker-to-fill latency over time (per region)", report, SeriesKey.Kind.TICKER_TO_FILL));
         body.append(distribution("Ticker-to-fill percentile distribution (per region and order type)", report,

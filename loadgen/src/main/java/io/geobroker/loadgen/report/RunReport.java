@@ -1,5 +1,6 @@
 package io.geobroker.loadgen.report;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.geobroker.loadgen.metrics.LatencySeries;
 import io.geobroker.loadgen.metrics.Metrics;
 import io.geobroker.loadgen.metrics.SeriesKey;
@@ -14,11 +15,13 @@ import java.util.TreeSet;
 
 /**
  * The result of one run, as written to {@code report.json} and read back by {@code calc
- * --from-report}. Latencies in microseconds; rates per second of the measured phase.
+ * --from-report}. Latencies in microseconds; rates per second of the measured phase. {@code chaos}
+ * only in a chaos run (absent from the JSON otherwise).
  */
 public record RunReport(String schema, String title, String scenario, String startedAt,
                         Map<String, String> conditions, long measuredMillis, List<RegionSummary> regions,
-                        List<SeriesSummary> series, Map<String, List<long[]>> throughput, List<SweepStep> sweep) {
+                        List<SeriesSummary> series, Map<String, List<long[]>> throughput, List<SweepStep> sweep,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) ChaosReport chaos) {
 
     public static final String SCHEMA = "geobroker-loadgen-report/1";
 
@@ -87,7 +90,7 @@ public record RunReport(String schema, String title, String scenario, String sta
         }
         Map<String, List<long[]>> throughput = new LinkedHashMap<>(metrics.counterTimeline());
         return new RunReport(SCHEMA, title, scenario, startedAt, conditions, measuredMillis, regions, series,
-                throughput, sweep);
+                throughput, sweep, null);
     }
 
     static SeriesSummary summarise(SeriesKey key, Histogram h, long errors, List<LatencySeries.Interval> timeline,
@@ -108,6 +111,12 @@ public record RunReport(String schema, String title, String scenario, String sta
                 n == 0 ? 0 : h.getValueAtPercentile(50), n == 0 ? 0 : h.getValueAtPercentile(90),
                 n == 0 ? 0 : h.getValueAtPercentile(99), n == 0 ? 0 : h.getValueAtPercentile(99.9),
                 n == 0 ? 0 : h.getMaxValue(), n == 0 ? 0 : h.getMean(), distribution, timeline);
+    }
+
+    /** This report with the chaos scenario's faults and invariants. */
+    public RunReport withChaos(ChaosReport chaosReport) {
+        return new RunReport(schema, title, scenario, startedAt, conditions, measuredMillis, regions, series, throughput,
+                sweep, chaosReport);
     }
 
     /** The series of one kind, in name order. */

@@ -99,6 +99,24 @@ public class ReportWriterTest {
     }
 
     @Test
+    void a_chaos_run_shows_its_faults_and_invariants_everywhere_and_round_trips(@TempDir Path dir) throws Exception {
+        ChaosReport chaos = new ChaosReport(List.of(new ChaosReport.Fault("broker", "sydney", "SIGKILL broker sydney",
+                1_000, 1_100, 13_400, "ready")), List.of(new ChaosReport.Invariant("books balanced", true, "cash", "0 off"),
+                new ChaosReport.Invariant("no fill missing", false, "fills", "1 short")), -1, 60_000, List.of("the WAN was off"));
+        RunReport report = sample().withChaos(chaos);
+
+        assertThat(ReportWriter.console(report)).contains("| broker | sydney | SIGKILL broker sydney | 1.0 | 1.1 | 13.4 | 12.3 s |")
+                .contains("| books balanced | yes | 0 off | cash |").contains("| no fill missing | **NO** | 1 short | fills |")
+                .contains("Note: the WAN was off").contains("FAILED");
+        assertThat(ReportWriter.html(report)).contains("<h2>Invariants</h2>").contains("<b>NO</b>");
+        ReportWriter.Written files = ReportWriter.writeAll(report, dir);
+        assertThat(ReportWriter.readJson(files.json()).chaos()).isEqualTo(chaos);
+        assertThat(dir.resolve("chaos.md")).content().contains("| books balanced | yes |");
+        assertThat(ReportWriter.json(sample())).doesNotContain("chaos");
+        assertThat(chaos.passed()).isFalse();
+    }
+
+    @Test
     void rejects_a_file_that_is_not_a_report(@TempDir Path dir) throws Exception {
         Path other = dir.resolve("x.json");
         Files.writeString(other, "{\"schema\":\"something-else\"}");

@@ -1,0 +1,192 @@
+package io.geobroker.loadgen.chaos;
+
+import io.geobroker.domain.Fill;
+import io.geobroker.domain.SymbolDirectory;
+import io.geobroker.domain.SymbolInfo;
+import io.geobroker.loadgen.driver.Driver;
+import io.geobroker.loadgen.driver.FillLedger;
+import io.geobroker.loadgen.driver.Target;
+import io.geobroker.loadgen.driver.Workload;
+import io.geobroker.loadgen.metrics.Metrics;
+import io.geobroker.loadgen.report.ChaosReport;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+/**
+ * The chaos scenario around one load run: makes the measured phase long enough for the fault
+ * schedule, runs the schedule from the measured phase's start in a thread of its own, and after the
+ * run's drain reads the fills topics and every region's REST API until the invariants hold or the
+ * convergence bound has passed.
+ */
+public final class ChaosRun {
+
+    /** Time given between a served-again and the last error it explains (an order's answer timeout, and a second). */
+    static final long GRACE_MILLIS = Driver.REQUEST_TIMEOUT.toMillis() + 1_000;
+    private static final Duration POLL = Duration.ofSeconds(1);
+
+    private final FaultTarget deployment;
+    private final ChaosPlan plan;
+    private FaultRunner runner;
+    private Thread thread;
+    private long originEpochMillis;
+
+    public ChaosRun(FaultTarget deployment, ChaosPlan plan) {
+        this.deployment = deployment;
+        this.plan = plan;
+    }
+
+    /** The workload with a measured phase at least as long as the schedule is expected to take. */
+    public Workload adjust(Workload w) {
+        Duration needed = plan.estimatedLength(deployment.regions().size(), deployment.wanOn());
+        return needed.compareTo(w.duration()) > 0 ? w.withDurations(w.warmup(), needed) : w;
+    }
+
+    /**
+     * Starts the schedule so that it begins as the measured phase does: call just before
+     * {@link Driver#run}, which starts the warm-up {@code leadMillis} later.
+     */
+    public void start(List<Driver.Customer> customers, Duration warmup, long leadMillis) {
+        long originNanos = System.nanoTime() + leadMillis * 1_000_000 + warmup.toNanos();
+        originEpochMillis = System.currentTimeMillis() + leadMillis + warmup.toMillis();
+        DeploymentReader reader = reader(customers);
+        runner = new FaultRunner(deployment, plan, originNanos, FaultRunner.readiness(deployment).and(reader::servesReads),
+                (from, to, timeout) -> agreement(reader, from, to, timeout));
+        thread = new Thread(runner::run, "chaos-faults");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /**
+     * Waits for the schedule to end, then for the invariants to hold (at most the convergence bound),
+     * and returns the faults' time lines and the invariants table.
+     */
+    public ChaosReport finish(Metrics metrics, Target target, List<Driver.Customer> customers, List<SymbolInfo> symbols)
+            throws InterruptedException {
+        thread.join(plan.serveTimeout().multipliedBy(4).toMillis());
+        List<String> notes = new ArrayList<>(runner.problems());
+        if (thread.isAlive()) {
+            thread.interrupt();
+            thread.join(plan.serveTimeout().toMillis());
+            notes.add("the fault schedule outlasted the run and was stopped");
+        }
+        List<ChaosReport.Fault> faults = runner.lines();
+        SymbolDirectory directory = SymbolDirectory.standard();
+        ChaosInvariants.Funding funding = new ChaosInvariants.Funding(Driver.FUNDED_CASH_PER_CURRENCY,
+                symbols.stream().map(directory::currencyOf).collect(Collectors.toSet()), Driver.FUNDED_SHARES_PER_SYMBOL,
+                symbols.stream().map(SymbolInfo::symbol).collect(Collectors.toSet()));
+        Set<String> customerIds = customers.stream().map(Driver.Customer::id).collect(Collectors.toCollection(TreeSet::new));
+        String prefix = customers.get(0).id().substring(0, customers.get(0).id().indexOf('-') + 1);
+        DeploymentReader reader = reader(customers);
+        ChaosReport.Invariant answered = ChaosInvariants.ordersAnswered(metrics.counters(), metrics.counterTimeline(),
+                faults, GRACE_MILLIS);
+        long t0 = System.nanoTime();
+        long bound = plan.convergeTimeout().toNanos();
+        System.err.println("chaos: checking the invariants (up to " + plan.convergeTimeout().toSeconds() + " s for the regions to agree)");
+        try (FillLedger ledger = new FillLedger(target, prefix)) {
+            while (true) {
+                List<String> behind = ledger.readToEnd(Duration.ofSeconds(15));
+                DeploymentReader.Snapshot snapshot = reader.snapshot();
+                long elapsed = System.nanoTime() - t0;
+                List<ChaosReport.Invariant> table = table(answered, ledger.records(), snapshot, customerIds, funding,
+                        -1, plan.convergeTimeout().toMillis());
+                boolean complete = behind.isEmpty() && snapshot.unreadable().isEmpty();
+                if (complete && table.stream().allMatch(ChaosReport.Invariant::holds)) {
+                    long converged = elapsed / 1_000_000;
+                    return new ChaosReport(faults, table(answered, ledger.records(), snapshot, customerIds, funding,
+                            converged, plan.convergeTimeout().toMillis()), converged, plan.convergeTimeout().toMillis(), notes);
+                }
+                if (elapsed > bound) {
+                    behind.forEach(r -> notes.add("the fills topic of " + r + " could not be read to its end"));
+                    notes.addAll(snapshot.unreadable().stream().map(u -> "not readable: " + u).toList());
+                    return new ChaosReport(faults, table, -1, plan.convergeTimeout().toMillis(), notes);
+                }
+                Thread.sleep(POLL.toMillis());
+            }
+        }
+    }
+
+    private static List<ChaosReport.Invariant> table(ChaosReport.Invariant answered, List<Fill> fills,
+                                                     DeploymentReader.Snapshot snapshot, Set<String> customers,
+                                                     ChaosInvariants.Funding funding, long converged, long bound) {
+        Map<String, OrderView> home = ChaosInvariants.homeViews(snapshot.orders());
+        return List.of(answered,
+                ChaosInvariants.noDuplicate(fills, home),
+                ChaosInvariants.noneMissing(fills, home),
+                ChaosInvariants.booksBalanced(fills, customers, funding, snapshot.cash(), snapshot.shares()),
+                ChaosInvariants.statusEqual(snapshot.orders(), converged, bound));
+    }
+
+    /** Polls the orders placed in {@code [from, to]} (ms from the origin) until every region shows each the same and none PENDING. */
+    private long agreement(DeploymentReader reader, long fromMillis, long toMillis, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long restored = System.nanoTime();
+        while (System.nanoTime() < deadline) {
+            try {
+                Map<String, Map<String, OrderView>> orders = reader.ordersSince(originEpochMillis + fromMillis);
+                Map<String, Map<String, OrderView>> duringCut = new LinkedHashMap<>();
+                orders.forEach((region, m) -> duringCut.put(region, m.values().stream()
+                        .filter(o -> o.placedAtMillis() <= originEpochMillis + toMillis)
+                        .collect(Collectors.toMap(OrderView::orderId, o -> o))));
+                if (agree(duringCut)) {
+                    return toMillis + (System.nanoTime() - restored) / 1_000_000;
+                }
+            } catch (IOException e) {
+                // a region not answering yet: try again
+            }
+            Thread.sleep(250);
+        }
+        return -1;
+    }
+
+    static boolean agree(Map<String, Map<String, OrderView>> orders) {
+        Set<String> all = new TreeSet<>();
+        orders.values().forEach(m -> all.addAll(m.keySet()));
+        for (String id : all) {
+            String state = null;
+            for (Map<String, OrderView> m : orders.values()) {
+                OrderView o = m.get(id);
+                if (o == null || o.status().equals("PENDING") || (state != null && !state.equals(o.state()))) {
+                    return false;
+                }
+                state = o.state();
+            }
+        }
+        return true;
+    }
+
+    private DeploymentReader reader(List<Driver.Customer> customers) {
+        Map<String, String> urls = new LinkedHashMap<>();
+        deployment.regions().forEach(r -> urls.put(r, deployment.brokerUrl(r)));
+        return new DeploymentReader(urls, customers);
+    }
+
+    /** One line for the report's conditions: the schedule as asked, each fault with its settings. */
+    public String describe() {
+        List<String> faults = new ArrayList<>();
+        if (plan.has(ChaosPlan.Kind.CASSANDRA)) {
+            faults.add("a Cassandra node per DC down " + plan.cassandraDown().toSeconds() + " s, DC by DC");
+        }
+        if (plan.has(ChaosPlan.Kind.KAFKA)) {
+            faults.add("Kafka down " + plan.kafkaDown().toSeconds() + " s");
+        }
+        if (plan.has(ChaosPlan.Kind.BROKER)) {
+            faults.add(plan.brokerKills() + " broker SIGKILLs");
+        }
+        if (plan.has(ChaosPlan.Kind.WAN)) {
+            faults.add("the WAN cut " + plan.wanCut().toSeconds() + " s");
+        }
+        return String.format(Locale.ROOT, "%s, in this order, in %s; %d s recovery gap; serve timeout %d s, convergence "
+                        + "bound %d s", String.join(", ", faults), plan.regions().isEmpty() ? "every region"
+                        : String.join(", ", plan.regions()), plan.gap().toSeconds(), plan.serveTimeout().toSeconds(),
+                plan.convergeTimeout().toSeconds());
+    }
+}

@@ -1,0 +1,192 @@
+package io.geobroker.loadgen.chaos;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.geobroker.loadgen.driver.Driver;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Reads what each region's REST API says about the run's customers: their orders, cash and
+ * holdings, with each customer's own token. A region that does not answer is named in the
+ * snapshot's {@code unreadable}, never guessed.
+ */
+public final class DeploymentReader {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int PAGE_SIZE = 500;
+
+    /** What every region showed in one reading; totals are available + reserved. */
+    public record Snapshot(Map<String, Map<String, OrderView>> orders, Map<String, Map<String, Map<String, Long>>> cash,
+                           Map<String, Map<String, Map<String, Long>>> shares, List<String> unreadable) {
+        public Snapshot {
+            unreadable = List.copyOf(unreadable);
+        }
+    }
+
+    private final Map<String, String> brokerUrls;
+    private final List<Driver.Customer> customers;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    /** @param brokerUrls each region's broker base URL, by region name */
+    public DeploymentReader(Map<String, String> brokerUrls, List<Driver.Customer> customers) {
+        this.brokerUrls = new LinkedHashMap<>(brokerUrls);
+        this.customers = List.copyOf(customers);
+    }
+
+    /** Everything: every order of every customer, and their books, in every region. */
+    public Snapshot snapshot() throws InterruptedException {
+        Map<String, Map<String, OrderView>> orders = new LinkedHashMap<>();
+        Map<String, Map<String, Map<String, Long>>> cash = new LinkedHashMap<>();
+        Map<String, Map<String, Map<String, Long>>> shares = new LinkedHashMap<>();
+        List<String> unreadable = new java.util.ArrayList<>();
+        for (String region : brokerUrls.keySet()) {
+            Map<String, OrderView> regionOrders = new LinkedHashMap<>();
+            Map<String, Map<String, Long>> regionCash = new TreeMap<>();
+            Map<String, Map<String, Long>> regionShares = new TreeMap<>();
+            try {
+                for (Driver.Customer c : customers) {
+                    regionOrders.putAll(orders(region, c, 0));
+                    regionCash.put(c.id(), totals(get(region, c.token(), "/api/v1/account/balances"), "currency"));
+                    regionShares.put(c.id(), totals(get(region, c.token(), "/api/v1/account/holdings"), "symbol"));
+                }
+            } catch (IOException e) {
+                unreadable.add(region + ": " + e.getMessage());
+            }
+            orders.put(region, regionOrders);
+            cash.put(region, regionCash);
+            shares.put(region, regionShares);
+        }
+        recheckAbsent(orders, unreadable);
+        return new Snapshot(orders, cash, shares, unreadable);
+    }
+
+    /**
+     * An order one region lists and another does not is read by its id there too
+     * ({@code GET /api/v1/orders/{id}}), so that "absent" means that region answers 404 for it, not
+     * that a listing missed it.
+     */
+    private void recheckAbsent(Map<String, Map<String, OrderView>> orders, List<String> unreadable)
+            throws InterruptedException {
+        Map<String, OrderView> any = new LinkedHashMap<>();
+        orders.values().forEach(m -> m.values().forEach(o -> any.putIfAbsent(o.orderId(), o)));
+        Map<String, Driver.Customer> byId = new LinkedHashMap<>();
+        customers.forEach(c -> byId.put(c.id(), c));
+        for (Map.Entry<String, Map<String, OrderView>> region : orders.entrySet()) {
+            for (OrderView o : any.values()) {
+                if (region.getValue().containsKey(o.orderId()) || !byId.containsKey(o.customerId())) {
+                    continue;
+                }
+                try {
+                    Driver.Customer c = byId.get(o.customerId());
+                    HttpResponse<byte[]> r = send(region.getKey(), c.token(), "/api/v1/orders/" + o.orderId());
+                    if (r.statusCode() == 200) {
+                        region.getValue().put(o.orderId(), view(JSON.readTree(r.body()), c.id()));
+                    } else if (r.statusCode() != 404) {
+                        unreadable.add(region.getKey() + ": GET /api/v1/orders/" + o.orderId() + " answered " + r.statusCode()
+                                + " (the order is " + o.state() + " elsewhere)");
+                    }
+                } catch (IOException e) {
+                    unreadable.add(region.getKey() + ": " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    /**
+     * Whether the region serves a customer's read that needs its Cassandra DC: {@code GET
+     * /api/v1/account/balances} of one of the customers placing there answers 200.
+     */
+    public boolean servesReads(String region) {
+        Driver.Customer c = customers.stream().filter(x -> x.placesIn().name().equals(region)).findFirst()
+                .orElse(customers.get(0));
+        try {
+            return send(region, c.token(), "/api/v1/account/balances").statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** Per region, the customers' orders placed at or after {@code sinceMillis} (epoch), read newest first. */
+    public Map<String, Map<String, OrderView>> ordersSince(long sinceMillis) throws InterruptedException, IOException {
+        Map<String, Map<String, OrderView>> all = new LinkedHashMap<>();
+        for (String region : brokerUrls.keySet()) {
+            Map<String, OrderView> regionOrders = new LinkedHashMap<>();
+            for (Driver.Customer c : customers) {
+                regionOrders.putAll(orders(region, c, sinceMillis));
+            }
+            all.put(region, regionOrders);
+        }
+        return all;
+    }
+
+    /** A customer's orders in a region, newest first, paging until one older than {@code sinceMillis}. */
+    private Map<String, OrderView> orders(String region, Driver.Customer c, long sinceMillis)
+            throws IOException, InterruptedException {
+        Map<String, OrderView> orders = new LinkedHashMap<>();
+        String pageToken = null;
+        do {
+            JsonNode page = get(region, c.token(), "/api/v1/orders?pageSize=" + PAGE_SIZE
+                    + (pageToken == null ? "" : "&pageToken=" + URLEncoder.encode(pageToken, StandardCharsets.UTF_8)));
+            boolean older = false;
+            for (JsonNode o : page.path("items")) {
+                OrderView view = view(o, c.id());
+                if (view.placedAtMillis() < sinceMillis) {
+                    older = true;
+                    continue;
+                }
+                orders.put(view.orderId(), view);
+            }
+            pageToken = !older && page.hasNonNull("nextPageToken") ? page.path("nextPageToken").asText() : null;
+        } while (pageToken != null);
+        return orders;
+    }
+
+    static OrderView view(JsonNode o, String customerId) {
+        Set<String> fillIds = new HashSet<>();
+        o.path("fills").forEach(f -> fillIds.add(f.path("fillId").asText()));
+        String placedAt = o.path("placedAt").asText("");
+        return new OrderView(o.path("orderId").asText(), customerId, o.path("symbol").asText(), o.path("side").asText(),
+                o.path("type").asText(), o.path("status").asText(), o.path("quantity").asLong(),
+                o.path("filledQuantity").asLong(), placedAt.isEmpty() ? 0 : Instant.parse(placedAt).toEpochMilli(),
+                o.path("homeRegion").asText(""), fillIds);
+    }
+
+    /** {@code [{key, available, reserved}]} as key → available + reserved. */
+    static Map<String, Long> totals(JsonNode list, String key) {
+        Map<String, Long> totals = new TreeMap<>();
+        list.forEach(e -> totals.merge(e.path(key).asText(), e.path("available").asLong() + e.path("reserved").asLong(), Long::sum));
+        return totals;
+    }
+
+    private HttpResponse<byte[]> send(String region, String token, String path) throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(brokerUrls.get(region) + path)).timeout(Duration.ofSeconds(10))
+                .header("Authorization", "Bearer " + token).header("Accept", "application/json").GET().build();
+        return http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    private JsonNode get(String region, String token, String path) throws IOException, InterruptedException {
+        HttpResponse<byte[]> response = send(region, token, path);
+        if (response.statusCode() != 200) {
+            throw new IOException("GET " + path.replaceAll("\\?.*", "") + " answered " + response.statusCode());
+        }
+        return JSON.readTree(response.body());
+    }
+}
