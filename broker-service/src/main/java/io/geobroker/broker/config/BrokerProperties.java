@@ -98,7 +98,11 @@ public record BrokerProperties(
                partition once per interval instead of once per group. Longer writes less (a row
                overwritten or deleted within it is not written at all) and leaves more to write again
                at a start; only the engine reads these tables, at start, and quotes lag by up to it. */
-            @DefaultValue("500ms") Duration projectionInterval) {
+            @DefaultValue("500ms") Duration projectionInterval,
+            /* Fewest symbols a group's symbol rows must touch to go through the engine log. A log slot
+               is a partition (a mutation) itself, so a group that changes one symbol saves nothing
+               by it and writes that symbol's rows directly; 1 logs every group's. */
+            @DefaultValue("2") int minLoggedSymbols) {
     }
 
     /** Secrets for operators and peer brokers; customer tokens live (hashed) in Cassandra. */

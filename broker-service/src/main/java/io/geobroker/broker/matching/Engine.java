@@ -126,7 +126,7 @@ public class Engine implements SmartLifecycle {
         metrics.registerProjectionLag(projection::lag);
         this.groupCommit = new GroupCommit(group, symbols, store,
                 new Generations(store, writer, writeClock, symbols, config.deletionsPerGeneration()),
-                writer, publisher, inFlight, metrics, region.name(), engineLog, projection);
+                writer, publisher, inFlight, metrics, region.name(), engineLog, projection, config.minLoggedSymbols());
         this.recovery = new Recovery(store, writer, symbols, orders, publisher, region.name(), engineLog);
         Exchange first = directory.exchange(region.exchanges().get(0)).orElseThrow();
         this.currency = first.currency();

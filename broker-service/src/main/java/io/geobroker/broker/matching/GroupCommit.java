@@ -25,6 +25,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class GroupCommit {
 
+
     private final Group group;
     private final Map<String, SymbolState> symbols;
     private final EngineStore store;
@@ -36,11 +37,12 @@ final class GroupCommit {
     private final String region;
     private final EngineLog engineLog;
     private final Projection projection;
+    private final int minLoggedSymbols;
     private long nextSeq = 1;
 
     GroupCommit(Group group, Map<String, SymbolState> symbols, EngineStore store, Generations generations,
                 BatchWriter writer, FillPublisher publisher, InFlight inFlight, EngineMetrics metrics, String region,
-                EngineLog engineLog, Projection projection) {
+                EngineLog engineLog, Projection projection, int minLoggedSymbols) {
         this.group = group;
         this.symbols = symbols;
         this.store = store;
@@ -52,6 +54,7 @@ final class GroupCommit {
         this.region = region;
         this.engineLog = engineLog;
         this.projection = projection;
+        this.minLoggedSymbols = minLoggedSymbols;
     }
 
     /** Groups with symbol statements get log slots from {@code seq} on (the one after the last at start). */
@@ -131,7 +134,7 @@ final class GroupCommit {
     /**
      * Makes the group durable: its customers' rows (orders, cash, holdings, transactions, inbox) and
      * a log slot holding its symbol statements in one batch, the symbol statements then left to the
-     * {@link Projection}. A group whose slot would not fit in one batch is written whole the older
+     * {@link Projection}; a group whose symbol rows are of one symbol writes them with the rest. A group whose slot would not fit in one batch is written whole the older
      * way ({@link BatchWriter#persistGroup}, through the journal when large) once every logged group
      * before it is projected.
      */
@@ -145,6 +148,11 @@ final class GroupCommit {
         symbolRows.addAll(progress);
         if (symbolRows.isEmpty()) {
             writer.persistGroup(customers, List.of(), timestamp);
+            return;
+        }
+        if (EngineStore.partitions(symbolRows) < minLoggedSymbols) {
+            // one symbol's rows are one mutation either way: written with the group, not logged
+            writer.persistGroup(statements, progress, timestamp);
             return;
         }
         long seq = nextSeq;

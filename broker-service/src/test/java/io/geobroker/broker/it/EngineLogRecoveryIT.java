@@ -24,7 +24,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The symbol rows a broker logged but had not written to their tables when it was SIGKILLed: the
- * broker runs with a projection interval of an hour, so after its groups are durable the
+ * broker logs every group's symbol rows (even those of one symbol) and projects them once an hour,
+ * so after its groups are durable the
  * symbols' progress, resting orders and fills exist only in the engine log. After the restart
  * they must be in their tables, the tickers already applied must fill nothing again, and the
  * orders still resting must be in the book, each filled exactly once by the next tickers.
@@ -51,7 +52,7 @@ class EngineLogRecoveryIT {
         stack = TestStack.of(context);
         broker = new BrokerProcess(stack, "nvirginia", stack.testAddress(42),
                 Path.of("target", "engine-log-recovery-broker.log"),
-                Map.of("geobroker.engine.projection-interval", "1h"));
+                Map.of("geobroker.engine.projection-interval", "1h", "geobroker.engine.min-logged-symbols", 1));
         broker.start();
         exchange = new Exchange(stack.kafkaBootstrap("nvirginia"), stack.topics());
     }
