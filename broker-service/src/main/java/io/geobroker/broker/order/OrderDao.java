@@ -48,7 +48,18 @@ public class OrderDao {
 
     /** The customer's order; another customer's order is not found. */
     public Optional<Order> find(String customerId, UUID orderId) {
-        return Optional.ofNullable(session.execute(byId.bind(customerId, orderId)).one()).map(OrderDao::map);
+        return Optional.ofNullable(session.execute(byId.bind(customerId, orderId)).one()).filter(OrderDao::complete)
+                .map(OrderDao::map);
+    }
+
+    /**
+     * Whether the row holds the order's placement, not only later changes: the home region updates
+     * an order placed elsewhere with the columns that change, and in a DC where that update arrives
+     * before the placing region's row, the row lacks the rest. Such an order is not here yet.
+     */
+    public static boolean complete(Row r) {
+        return !r.isNull("symbol") && !r.isNull("side") && !r.isNull("order_type") && !r.isNull("time_in_force")
+                && !r.isNull("quantity") && !r.isNull("status") && !r.isNull("placed_at");
     }
 
     /**
@@ -86,7 +97,7 @@ public class OrderDao {
             for (int i = 0; i < chunk.size(); i++) {
                 Row row = joined(reads.get(i)).one();
                 Instant entry = listedAt.get(from + i);
-                Optional<Order> order = Optional.ofNullable(row).map(OrderDao::map)
+                Optional<Order> order = Optional.ofNullable(row).filter(OrderDao::complete).map(OrderDao::map)
                         .filter(o -> o.placedAt().equals(entry));
                 order.filter(o -> status == null || o.status() == status).ifPresent(orders::add);
             }

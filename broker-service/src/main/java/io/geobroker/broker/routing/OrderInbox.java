@@ -144,7 +144,8 @@ public class OrderInbox {
     }
 
     private static Optional<Stored> stored(Row r) {
-        return Optional.ofNullable(r).map(row -> new Stored(OrderDao.map(row), row.getLong("status_written")));
+        return Optional.ofNullable(r).filter(OrderDao::complete)
+                .map(row -> new Stored(OrderDao.map(row), row.getLong("status_written")));
     }
 
     static long minuteOf(long epochMillis) {

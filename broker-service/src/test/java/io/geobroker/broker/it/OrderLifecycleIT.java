@@ -456,6 +456,29 @@ class OrderLifecycleIT {
         assertThat(morePartitions).isPositive().isLessThan(moreStatements);
     }
 
+    @Test
+    void an_order_whose_row_holds_only_later_changes_is_not_found_here_yet() {
+        // the home region's update of an order placed elsewhere, arrived in this DC before the placement
+        String token = customer();
+        String customerId = id(token);
+        UUID orderId = UUID.randomUUID();
+        stack.session("nvirginia").execute(SimpleStatement.newInstance("UPDATE customer_orders SET status = 'OPEN', "
+                + "filled_quantity = 0, updated_at = toTimestamp(now()) WHERE customer_id = ? AND order_id = ?",
+                customerId, orderId));
+        stack.session("nvirginia").execute(SimpleStatement.newInstance("INSERT INTO orders_by_customer (customer_id, "
+                + "placed_at, order_id, symbol, side, order_type, quantity) VALUES (?, toTimestamp(now()), ?, 'ORCL', "
+                + "'BUY', 'LIMIT', 1)", customerId, orderId));
+        placeGtc(token, "whole", "ORCL", "BUY", "LIMIT", 1, "limitPrice", 1_000);
+
+        BrokerApi.Response one = order(token, orderId.toString());
+        assertThat(one.status()).as("%s", one.body()).isEqualTo(404);
+        assertThat(one.text("title")).isEqualTo("Order not found");
+        BrokerApi.Response list = api.get(token, "/api/v1/orders");
+        assertThat(list.status()).as("%s", list.body()).isEqualTo(200);
+        assertThat(list.body().path("items")).hasSize(1);
+        assertThat(list.body().path("items").get(0).path("clientOrderId").asText()).isEqualTo("whole");
+    }
+
     private double tickerToFillCount() {
         return metric("geobroker_ticker_to_fill_seconds_count");
     }
