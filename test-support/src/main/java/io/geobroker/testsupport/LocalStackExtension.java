@@ -10,9 +10,14 @@ import io.geobroker.stack.LocalStack;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -21,13 +26,25 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
  * Integration tests on the real local stack: starts it once per build (see {@link SharedStack}),
- * and gives each test class its own keyspace ({@code it_<class name>}, dropped and created again
- * with the current schema) and its own Kafka topic prefix. Use {@link WithLocalStack} or
- * {@code @ExtendWith(LocalStackExtension.class)} and take a {@link StackContext} parameter.
+ * and gives each test class its own empty keyspace at the current schema and its own Kafka topic
+ * prefix. Use {@link WithLocalStack} or {@code @ExtendWith(LocalStackExtension.class)} and take a
+ * {@link StackContext} parameter.
+ *
+ * <p>Keyspaces: applying the schema takes ~16 s (each of its ~35 DDL statements flushes the schema
+ * tables of both nodes and waits for their agreement), truncating its tables ~0.7 s. So a class gets
+ * the keyspace of a class of the same test JVM that has finished, every table but
+ * {@code schema_version} truncated; only when none is free is {@code it_<class name>} dropped and
+ * created. Truncation is safe against what the previous class left in flight: Cassandra drops
+ * hints and replayed batch-log mutations written before a table's truncation. A class asking for
+ * an older schema ({@link WithLocalStack#schemaVersion()}) always gets its own, and does not give
+ * it back.
  */
 public final class LocalStackExtension implements BeforeAllCallback, ParameterResolver {
 
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(LocalStackExtension.class);
+    private static final Duration TRUNCATE_TIMEOUT = Duration.ofSeconds(60);
+    /** Keyspaces at the current schema whose classes have finished, per stack. */
+    private static final Map<LocalStack, Deque<String>> FREE_KEYSPACES = new ConcurrentHashMap<>();
 
     @Override
     public void beforeAll(ExtensionContext context) {
@@ -67,18 +84,56 @@ public final class LocalStackExtension implements BeforeAllCallback, ParameterRe
         private final Topics topics;
         private final Map<String, CqlSession> sessions = new ConcurrentHashMap<>();
 
+        private final boolean current;
+
         ClassContext(LocalStack stack, Class<?> testClass) {
             this.stack = stack;
             this.topology = stack.topology();
-            this.keyspace = keyspaceFor(testClass);
             this.topics = new Topics(testClass.getSimpleName() + "." + UUID.randomUUID().toString().substring(0, 8) + ".");
-            Topology.RegionEndpoints first = topology.regions().get(0);
-            try (CqlSession admin = connect(first, null)) {
-                admin.execute(SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + keyspace)
-                        .setTimeout(Duration.ofSeconds(60)));
-                WithLocalStack settings = testClass.getAnnotation(WithLocalStack.class);
-                SchemaTool.apply(admin, keyspace, SchemaTool.replicationOf(topology),
-                        settings == null ? Integer.MAX_VALUE : settings.schemaVersion(), report -> { });
+            WithLocalStack settings = testClass.getAnnotation(WithLocalStack.class);
+            int version = settings == null ? Integer.MAX_VALUE : settings.schemaVersion();
+            this.current = version == Integer.MAX_VALUE;
+            try (CqlSession admin = connect(topology.regions().get(0), null)) {
+                String reused = current ? emptied(admin, stack) : null;
+                if (reused != null) {
+                    this.keyspace = reused;
+                } else {
+                    this.keyspace = keyspaceFor(testClass);
+                    admin.execute(SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + keyspace)
+                            .setTimeout(Duration.ofSeconds(60)));
+                    SchemaTool.apply(admin, keyspace, SchemaTool.replicationOf(topology), version, report -> { });
+                }
+            }
+        }
+
+        /**
+         * A free keyspace of this stack with every table but {@code schema_version} truncated, or
+         * null when none is free or truncating failed (a node down, say: TRUNCATE needs every replica).
+         */
+        private static String emptied(CqlSession admin, LocalStack stack) {
+            Deque<String> free = FREE_KEYSPACES.computeIfAbsent(stack, s -> new ArrayDeque<>());
+            String keyspace;
+            synchronized (free) {
+                keyspace = free.poll();
+            }
+            if (keyspace == null) {
+                return null;
+            }
+            try {
+                List<CompletableFuture<?>> truncations = new ArrayList<>();
+                for (var row : admin.execute(SimpleStatement.newInstance(
+                        "SELECT table_name FROM system_schema.tables WHERE keyspace_name = ?", keyspace))) {
+                    String table = row.getString("table_name");
+                    if (!table.equals("schema_version")) {
+                        truncations.add(admin.executeAsync(SimpleStatement.newInstance(
+                                "TRUNCATE " + keyspace + "." + table).setTimeout(TRUNCATE_TIMEOUT)).toCompletableFuture());
+                    }
+                }
+                CompletableFuture.allOf(truncations.toArray(CompletableFuture[]::new)).join();
+                return truncations.isEmpty() ? null : keyspace;
+            } catch (RuntimeException e) {
+                System.err.printf("keyspace %s not reused (%s): creating one%n", keyspace, e);
+                return null;
             }
         }
 
@@ -146,6 +201,12 @@ public final class LocalStackExtension implements BeforeAllCallback, ParameterRe
         @Override
         public void close() {
             sessions.values().forEach(CqlSession::close);
+            if (current) {
+                Deque<String> free = FREE_KEYSPACES.computeIfAbsent(stack, s -> new ArrayDeque<>());
+                synchronized (free) {
+                    free.push(keyspace);
+                }
+            }
         }
     }
 }
