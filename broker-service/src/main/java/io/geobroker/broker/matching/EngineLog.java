@@ -5,7 +5,6 @@ import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
-import com.datastax.oss.protocol.internal.ProtocolConstants;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -34,8 +33,6 @@ final class EngineLog {
     /** Slots in the ring: the most groups that may wait for their projection. */
     static final int SLOTS = 1024;
     private static final int FORMAT = 1;
-    private static final int NULL = -1;
-    private static final int UNSET = -2;
     /** Slots read per query at start. */
     private static final int READ_SLOTS = 16;
 
@@ -141,17 +138,7 @@ final class EngineLog {
                 out.writeShort(queries.get(e.query()));
                 out.writeShort(e.values().size());
                 for (ByteBuffer value : e.values()) {
-                    if (value == null) {
-                        out.writeInt(NULL);
-                    } else if (value == ProtocolConstants.UNSET_VALUE) {
-                        out.writeInt(UNSET);
-                    } else {
-                        ByteBuffer v = value.duplicate();
-                        out.writeInt(v.remaining());
-                        byte[] raw = new byte[v.remaining()];
-                        v.get(raw);
-                        out.write(raw);
-                    }
+                    GroupJournal.writeValue(out, value);
                 }
             }
         } catch (IOException e) {
@@ -180,16 +167,7 @@ final class EngineLog {
             int size = in.getShort();
             List<ByteBuffer> values = new ArrayList<>(size);
             for (int i = 0; i < size; i++) {
-                int length = in.getInt();
-                if (length == NULL) {
-                    values.add(null);
-                } else if (length == UNSET) {
-                    values.add(ProtocolConstants.UNSET_VALUE);
-                } else {
-                    byte[] raw = new byte[length];
-                    in.get(raw);
-                    values.add(ByteBuffer.wrap(raw));
-                }
+                values.add(GroupJournal.readValue(in));
             }
             entries.add(new GroupJournal.Entry(query, values));
         }

@@ -159,17 +159,7 @@ final class GroupJournal {
                 out.write(query);
                 out.writeInt(e.values().size());
                 for (ByteBuffer value : e.values()) {
-                    if (value == null) {
-                        out.writeInt(NULL);
-                    } else if (value == ProtocolConstants.UNSET_VALUE) {
-                        out.writeInt(UNSET);
-                    } else {
-                        ByteBuffer v = value.duplicate();
-                        out.writeInt(v.remaining());
-                        byte[] raw = new byte[v.remaining()];
-                        v.get(raw);
-                        out.write(raw);
-                    }
+                    writeValue(out, value);
                 }
             }
         } catch (IOException e) {
@@ -192,16 +182,7 @@ final class GroupJournal {
             int size = in.getInt();
             List<ByteBuffer> values = new ArrayList<>(size);
             for (int i = 0; i < size; i++) {
-                int length = in.getInt();
-                if (length == NULL) {
-                    values.add(null);
-                } else if (length == UNSET) {
-                    values.add(ProtocolConstants.UNSET_VALUE);
-                } else {
-                    byte[] raw = new byte[length];
-                    in.get(raw);
-                    values.add(ByteBuffer.wrap(raw));
-                }
+                values.add(readValue(in));
             }
             entries.add(new Entry(new String(query, StandardCharsets.UTF_8), values));
         }
@@ -209,6 +190,35 @@ final class GroupJournal {
             throw new IllegalStateException("journal blob has " + in.remaining() + " bytes after its last statement");
         }
         return entries;
+    }
+
+    /** One bound value: its length and bytes, or -1 for null, -2 for unset. */
+    static void writeValue(DataOutputStream out, ByteBuffer value) throws IOException {
+        if (value == null) {
+            out.writeInt(NULL);
+        } else if (value == ProtocolConstants.UNSET_VALUE) {
+            out.writeInt(UNSET);
+        } else {
+            ByteBuffer v = value.duplicate();
+            out.writeInt(v.remaining());
+            byte[] raw = new byte[v.remaining()];
+            v.get(raw);
+            out.write(raw);
+        }
+    }
+
+    /** The value {@link #writeValue} wrote at {@code in}'s position. */
+    static ByteBuffer readValue(ByteBuffer in) {
+        int length = in.getInt();
+        if (length == NULL) {
+            return null;
+        }
+        if (length == UNSET) {
+            return ProtocolConstants.UNSET_VALUE;
+        }
+        byte[] raw = new byte[length];
+        in.get(raw);
+        return ByteBuffer.wrap(raw);
     }
 
     static List<ByteBuffer> split(byte[] blob, int partBytes) {

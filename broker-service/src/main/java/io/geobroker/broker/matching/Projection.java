@@ -188,7 +188,7 @@ final class Projection {
                 continue;
             }
             try {
-                write(round);
+                writeUntilDone(round);
             } catch (InterruptedException e) {
                 return;
             }
@@ -201,6 +201,28 @@ final class Projection {
                 lock.unlock();
             }
             metrics.projectionTimer.record(System.nanoTime() - roundStart, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /**
+     * {@link #write}, again after anything unexpected it throws (Cassandra's failures are retried
+     * inside it): the thread must not end, or the engine would stop once the log is full.
+     */
+    private void writeUntilDone(List<Logged> round) throws InterruptedException {
+        long retryMillis = FIRST_RETRY_MILLIS;
+        while (true) {
+            try {
+                write(round);
+                return;
+            } catch (RuntimeException e) {
+                log.error("projection of groups {} to {} failed; writing the round again",
+                        round.get(0).seq(), round.get(round.size() - 1).seq(), e);
+                if (!running) {
+                    throw new InterruptedException("stopping");
+                }
+                Thread.sleep(retryMillis);
+                retryMillis = Math.min(LAST_RETRY_MILLIS, retryMillis * 2);
+            }
         }
     }
 
