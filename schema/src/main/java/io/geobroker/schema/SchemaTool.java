@@ -90,7 +90,11 @@ public final class SchemaTool {
                     + "': a letter, then up to 47 letters, digits or '_'");
         }
         Map<String, String> values = Map.of("keyspace", keyspace, "replication", replication(rfPerDc));
-        Set<Integer> done = appliedVersions(session, keyspace);
+        // Every statement goes to one coordinator, the one whose view of the schema is checked: with
+        // several nodes per DC, a node that has not heard of a change yet sees every peer at the old
+        // version and reports agreement, and the next statement sent to it finds no table.
+        Node coordinator = coordinator(session);
+        Set<Integer> done = appliedVersions(session, keyspace, coordinator);
         List<Integer> applied = new ArrayList<>();
         for (Migration migration : migrations) {
             if (done.contains(migration.version())) {
@@ -102,15 +106,16 @@ public final class SchemaTool {
                 report.accept(LegacyRows.copy(session, keyspace).toString());
             }
             for (String statement : CqlScript.split(CqlScript.substitute(migration.text(), values))) {
-                execute(session, statement);
+                execute(session, statement, coordinator);
             }
-            awaitSchemaAgreement(session);
+            awaitSchemaAgreement(session, coordinator);
             execute(session, "CREATE TABLE IF NOT EXISTS " + keyspace + ".schema_version ("
-                    + "version int PRIMARY KEY, name text, checksum text, applied_at timestamp)");
-            awaitSchemaAgreement(session);
+                    + "version int PRIMARY KEY, name text, checksum text, applied_at timestamp)", coordinator);
+            awaitSchemaAgreement(session, coordinator);
             session.execute(SimpleStatement.newInstance("INSERT INTO " + keyspace
                             + ".schema_version (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
                             migration.version(), migration.name(), migration.checksum(), Instant.now())
+                    .setNode(coordinator)
                     .setConsistencyLevel(ConsistencyLevel.QUORUM)
                     .setTimeout(DDL_TIMEOUT));
             applied.add(migration.version());
@@ -143,21 +148,27 @@ public final class SchemaTool {
         return rf;
     }
 
-    private static Set<Integer> appliedVersions(CqlSession session, String keyspace) {
+    /** The node that answers a first query: the coordinator of everything {@link #apply} sends. */
+    private static Node coordinator(CqlSession session) {
+        return session.execute(SimpleStatement.newInstance("SELECT release_version FROM system.local"))
+                .getExecutionInfo().getCoordinator();
+    }
+
+    private static Set<Integer> appliedVersions(CqlSession session, String keyspace, Node coordinator) {
         Optional<KeyspaceMetadata> metadata = session.getMetadata().getKeyspace(keyspace);
         if (metadata.isEmpty() || metadata.get().getTable("schema_version").isEmpty()) {
             return Set.of();
         }
         Set<Integer> versions = new TreeSet<>();
         for (Row row : session.execute(SimpleStatement.newInstance("SELECT version FROM " + keyspace + ".schema_version")
-                .setConsistencyLevel(ConsistencyLevel.QUORUM).setTimeout(DDL_TIMEOUT))) {
+                .setNode(coordinator).setConsistencyLevel(ConsistencyLevel.QUORUM).setTimeout(DDL_TIMEOUT))) {
             versions.add(row.getInt("version"));
         }
         return versions;
     }
 
-    private static void execute(CqlSession session, String statement) {
-        session.execute(SimpleStatement.newInstance(statement).setTimeout(DDL_TIMEOUT));
+    private static void execute(CqlSession session, String statement, Node coordinator) {
+        session.execute(SimpleStatement.newInstance(statement).setNode(coordinator).setTimeout(DDL_TIMEOUT));
     }
 
     /**
@@ -167,12 +178,22 @@ public final class SchemaTool {
      * default, so it would report agreement before a table exists across the WAN.
      */
     public static boolean schemaAgrees(CqlSession session) {
-        ResultSet local = session.execute(SimpleStatement.newInstance("SELECT schema_version FROM system.local"));
-        Node coordinator = local.getExecutionInfo().getCoordinator();
+        return schemaAgrees(session, null);
+    }
+
+    /**
+     * {@link #schemaAgrees(CqlSession)} as {@code coordinator} sees it (any node when null). Ask the
+     * node that ran the schema change: another may not have heard of it yet, and then sees every
+     * node at the old version.
+     */
+    public static boolean schemaAgrees(CqlSession session, Node coordinator) {
+        ResultSet local = session.execute(SimpleStatement.newInstance("SELECT schema_version FROM system.local")
+                .setNode(coordinator));
+        Node asked = local.getExecutionInfo().getCoordinator();
         Set<UUID> versions = new HashSet<>();
         versions.add(local.one().getUuid("schema_version"));
         for (Row peer : session.execute(SimpleStatement.newInstance("SELECT schema_version FROM system.peers_v2")
-                .setNode(coordinator))) {
+                .setNode(asked))) {
             versions.add(peer.getUuid("schema_version"));
         }
         return versions.size() == 1;
@@ -180,8 +201,13 @@ public final class SchemaTool {
 
     /** Waits until {@link #schemaAgrees} (at most 90 s). */
     public static void awaitSchemaAgreement(CqlSession session) {
+        awaitSchemaAgreement(session, null);
+    }
+
+    /** Waits until {@link #schemaAgrees(CqlSession, Node)} (at most 90 s). */
+    public static void awaitSchemaAgreement(CqlSession session, Node coordinator) {
         long deadline = System.nanoTime() + AGREEMENT_TIMEOUT.toNanos();
-        while (!schemaAgrees(session)) {
+        while (!schemaAgrees(session, coordinator)) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("no schema agreement after " + AGREEMENT_TIMEOUT.toSeconds()
                         + " s: is every node up?");
