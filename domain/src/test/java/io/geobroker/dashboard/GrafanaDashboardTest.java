@@ -82,6 +82,7 @@ class GrafanaDashboardTest {
             broker("geobroker.tickers.replayed", Kind.COUNTER, false, "matching/EngineMetrics.java"),
             broker("geobroker.engine.oversized.groups", Kind.COUNTER, false, "matching/EngineMetrics.java"),
             broker("geobroker.engine.split.groups", Kind.COUNTER, false, "matching/EngineMetrics.java"),
+            broker("geobroker.engine.batchlog.bypassed", Kind.COUNTER, false, "matching/EngineMetrics.java"),
             broker("geobroker.engine.account.rereads", Kind.COUNTER, false, "matching/EngineMetrics.java"),
             broker("geobroker.engine.projection", Kind.TIMER, false, "matching/EngineMetrics.java"),
             broker("geobroker.engine.projection.partitions", Kind.SUMMARY, false, "matching/EngineMetrics.java"),

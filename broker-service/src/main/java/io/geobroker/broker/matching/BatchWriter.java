@@ -1,13 +1,19 @@
 package io.geobroker.broker.matching;
 
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.servererrors.DefaultWriteType;
+import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.ToIntFunction;
 
 /**
@@ -20,6 +26,13 @@ import java.util.function.ToIntFunction;
  * since a node too busy to apply it in time would not apply it the second time either. A crash in
  * between leaves the journal pending, and {@link #replayJournal} completes the group before the
  * next start rebuilds any state, so every group is all-or-nothing as customers see it.
+ *
+ * <p>The journal path needs no batch log: after the journal, each partition's statements are an
+ * unlogged batch of their own. So when Cassandra could not write a logged batch's batch log (its
+ * two endpoints in the local DC include a node that is dead but not yet convicted by the failure
+ * detector, which takes ~20 s after a SIGKILL at 3 nodes per DC), the group goes through the
+ * journal at once, and so does every group of several partitions for {@link #BATCH_LOG_BYPASS}
+ * after it, instead of each waiting out the write timeout again.
  */
 final class BatchWriter {
 
@@ -30,6 +43,8 @@ final class BatchWriter {
      * enough for a busy node to apply well within its write timeout.
      */
     static final int SPLIT_BATCH_BYTES = 64 * 1024;
+    /** How long groups go through the journal after a batch log could not be written. */
+    static final long BATCH_LOG_BYPASS_NANOS = TimeUnit.SECONDS.toNanos(30);
 
     private final EngineStore store;
     private final GroupJournal journal;
@@ -38,6 +53,8 @@ final class BatchWriter {
     private final EngineMetrics metrics;
     private final int maxBatchBytes;
     private long lastStartNanos = System.nanoTime();
+    /** Until when (System.nanoTime()) groups bypass the batch log; 0 when they do not. */
+    private long bypassUntilNanos;
 
     BatchWriter(EngineStore store, GroupJournal journal, WriteClock writeClock, Retry retry, EngineMetrics metrics,
                 int maxBatchBytes) {
@@ -69,7 +86,24 @@ final class BatchWriter {
             size += store.sizeOf(s);
         }
         if (size <= maxBatchBytes) {
+            if (bypassUntilNanos != 0 && System.nanoTime() - bypassUntilNanos >= 0) {
+                bypassUntilNanos = 0;
+            }
+            if (bypassUntilNanos != 0 && EngineStore.partitions(all) > 1) {
+                metrics.batchLogBypassed.increment();
+                persistThroughJournal(all, effects, progress, timestamp, SPLIT_BATCH_BYTES);
+                return;
+            }
+            long bypassBefore = bypassUntilNanos;
             if (persistOnce(all, timestamp)) {
+                return;
+            }
+            if (bypassUntilNanos != bypassBefore) {
+                metrics.batchLogBypassed.increment();
+                log.warn("the batch log of a group of {} statements could not be written: it and the groups of the "
+                        + "next {} s go through the journal, a batch per partition", all.size(),
+                        TimeUnit.NANOSECONDS.toSeconds(BATCH_LOG_BYPASS_NANOS));
+                persistThroughJournal(all, effects, progress, timestamp, SPLIT_BATCH_BYTES);
                 return;
             }
             int splitBytes = Math.min(maxBatchBytes, SPLIT_BATCH_BYTES);
@@ -104,12 +138,30 @@ final class BatchWriter {
     /** Writes statements in consecutive batches of at most {@code chunkBytes}, then {@code last} on its own. */
     private void persistInChunks(List<BoundStatement> statements, List<BoundStatement> last, long timestamp,
                                  int chunkBytes) {
-        for (List<BoundStatement> chunk : chunks(statements, store::sizeOf, chunkBytes)) {
-            persist(chunk, timestamp);
+        persistByPartition(statements, timestamp, chunkBytes);
+        persistByPartition(last, timestamp, chunkBytes);
+    }
+
+    /**
+     * Each partition's statements as unlogged batches of at most {@code chunkBytes}, partitions in
+     * the order of their first statement: no batch log, so no node beyond the partition's replicas
+     * has to answer.
+     */
+    private void persistByPartition(List<BoundStatement> statements, long timestamp, int chunkBytes) {
+        for (List<BoundStatement> partition : byPartition(statements, BoundStatement::getRoutingKey)) {
+            for (List<BoundStatement> chunk : chunks(partition, store::sizeOf, chunkBytes)) {
+                persistPartition(chunk, timestamp);
+            }
         }
-        if (!last.isEmpty()) {
-            persist(last, timestamp);
+    }
+
+    /** The items grouped by partition key, in the order of each partition's first item, each in order. */
+    static <T> List<List<T>> byPartition(List<T> items, Function<T, ByteBuffer> partitionKey) {
+        Map<ByteBuffer, List<T>> partitions = new LinkedHashMap<>();
+        for (T item : items) {
+            partitions.computeIfAbsent(partitionKey.apply(item), k -> new ArrayList<>()).add(item);
         }
+        return new ArrayList<>(partitions.values());
     }
 
     /**
@@ -202,6 +254,10 @@ final class BatchWriter {
             return true;
         } catch (RuntimeException e) {
             log.warn("group commit of {} statements failed ({})", statements.size(), e.toString());
+            if (e instanceof WriteTimeoutException timeout && timeout.getWriteType() == DefaultWriteType.BATCH_LOG) {
+                // nothing of the batch was applied: its batch log was not written
+                bypassUntilNanos = System.nanoTime() + BATCH_LOG_BYPASS_NANOS;
+            }
             return false;
         }
     }
@@ -215,6 +271,7 @@ final class BatchWriter {
 
     /** Writes statements of one partition (a generation's open orders, a symbol's state) until confirmed. */
     void persistPartition(List<BoundStatement> statements, long timestamp) {
-        retry.write("writing " + statements.size() + " open orders", () -> store.executePartitionBatch(statements, timestamp));
+        retry.write("writing " + statements.size() + " statements of one partition",
+                () -> store.executePartitionBatch(statements, timestamp));
     }
 }

@@ -20,6 +20,7 @@ final class EngineMetrics {
     final Counter replays;
     final Counter oversizedGroups;
     final Counter splitGroups;
+    final Counter batchLogBypassed;
     final Counter accountRereads;
     final DistributionSummary groupStatements;
     final DistributionSummary groupPartitions;
@@ -45,6 +46,9 @@ final class EngineMetrics {
         splitGroups = Counter.builder("geobroker.engine.split.groups")
                 .description("Groups whose batch was not confirmed in time, written again in smaller batches")
                 .register(meters);
+        batchLogBypassed = Counter.builder("geobroker.engine.batchlog.bypassed")
+                .description("Groups of several partitions written through the journal because a batch log could "
+                        + "not be written lately").register(meters);
         groupStatements = DistributionSummary.builder("geobroker.engine.group.statements")
                 .description("CQL statements one group commit writes").register(meters);
         groupPartitions = DistributionSummary.builder("geobroker.engine.group.partitions")

@@ -2,6 +2,8 @@ package io.geobroker.broker.matching;
 
 import org.junit.jupiter.api.Test;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -31,5 +33,16 @@ class BatchWriterTest {
     @Test
     void no_statements_make_no_batches() {
         assertThat(BatchWriter.chunks(List.<Integer>of(), Integer::intValue, 50)).isEmpty();
+    }
+
+    @Test
+    void statements_are_grouped_by_partition_in_the_order_each_partition_first_appears() {
+        // "customer:row": the partition key is the part before the colon
+        List<String> statements = List.of("bob:cash", "ann:order", "bob:holding", "IBM:state", "ann:fill", "bob:fill");
+
+        assertThat(BatchWriter.byPartition(statements,
+                s -> ByteBuffer.wrap(s.substring(0, s.indexOf(':')).getBytes(StandardCharsets.UTF_8))))
+                .containsExactly(List.of("bob:cash", "bob:holding", "bob:fill"), List.of("ann:order", "ann:fill"),
+                        List.of("IBM:state"));
     }
 }
