@@ -4,8 +4,11 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BatchType;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.servererrors.DefaultWriteType;
+import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
 import com.datastax.oss.driver.api.core.uuid.Uuids;
 import io.geobroker.broker.order.NewOrder;
 import io.geobroker.broker.order.Order;
@@ -19,6 +22,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The {@code order_inbox} table: Cassandra as the geo transport of limit and stop orders. The
@@ -52,7 +56,12 @@ public class OrderInbox {
     public record Pending(Order order, Entry entry, long writeMicros) {
     }
 
+    /** How long orders are written row by row after a batch log could not be written. */
+    static final long BATCH_LOG_BYPASS_NANOS = TimeUnit.SECONDS.toNanos(30);
+
     private final CqlSession session;
+    /** Until when (System.nanoTime()) orders bypass the batch log; 0 when they do not. */
+    private volatile long bypassUntilNanos;
     private final PreparedStatement insertOrder;
     private final PreparedStatement insertByCustomer;
     private final PreparedStatement insertInbox;
@@ -89,25 +98,54 @@ public class OrderInbox {
     public Pending placePending(NewOrder n, long writeMicros) {
         UUID placed = Uuids.timeBased();
         Instant placedAt = Instant.ofEpochMilli(Uuids.unixTimestamp(placed));
-        BatchStatement batch = BatchStatement.newInstance(BatchType.LOGGED)
-                .add(insertOrder.bind(n.orderId(), n.customerId(), n.clientOrderId(), n.symbol().symbol(),
+        List<BoundStatement> rows = List.of(
+                insertOrder.bind(n.orderId(), n.customerId(), n.clientOrderId(), n.symbol().symbol(),
                         n.symbol().exchange(), n.currency(), n.homeRegion(), n.placedRegion(), n.side().name(),
                         n.type().name(), n.timeInForce().name(), n.allOrNone(), n.quantity(), n.limitPrice(),
-                        n.stopPrice(), OrderStatus.PENDING.name(), placedAt, placedAt))
-                .add(insertByCustomer.bind(n.customerId(), placedAt, n.orderId(), n.symbol().symbol(), n.side().name(),
-                        n.type().name(), n.quantity()))
-                .add(insertInbox.bind(n.homeRegion(), minuteOf(placedAt.toEpochMilli()), placed, n.orderId(),
-                        n.customerId(), n.placedRegion()))
-                .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM)
-                .setQueryTimestamp(writeMicros)
-                .setIdempotent(true);
-        session.execute(batch);
+                        n.stopPrice(), OrderStatus.PENDING.name(), placedAt, placedAt),
+                insertByCustomer.bind(n.customerId(), placedAt, n.orderId(), n.symbol().symbol(), n.side().name(),
+                        n.type().name(), n.quantity()),
+                insertInbox.bind(n.homeRegion(), minuteOf(placedAt.toEpochMilli()), placed, n.orderId(),
+                        n.customerId(), n.placedRegion()));
+        write(rows, writeMicros);
         Order order = new Order(n.orderId(), n.customerId(), n.clientOrderId(), n.symbol().symbol(), n.symbol().exchange(),
                 n.currency(), n.side(), n.type(), n.timeInForce(), n.allOrNone(), n.quantity(), n.limitPrice(),
                 n.stopPrice(), false, OrderStatus.PENDING, 0, 0, 0, null, null, placedAt, placedAt, n.homeRegion(),
                 n.placedRegion());
         return new Pending(order, new Entry(n.homeRegion(), minuteOf(placedAt.toEpochMilli()), placed, n.orderId(),
                 n.customerId(), n.placedRegion(), false), writeMicros);
+    }
+
+    /**
+     * The order's rows as one logged batch, so that they are all written or, once its batch log is,
+     * all written eventually. When the batch log itself could not be written (nothing of the batch
+     * was applied: one of the two other nodes of this DC it goes to is dead but not yet convicted,
+     * which lasts ~20 s after a SIGKILL at three nodes per DC), the rows are written one by one, the
+     * inbox row last, and so are the next {@link #BATCH_LOG_BYPASS_NANOS}' orders: the home region
+     * takes an order only once every row is here. A failure in between leaves a PENDING order its
+     * placer was answered 503 for, which placing it again (the same client order id) completes.
+     */
+    private void write(List<BoundStatement> rows, long writeMicros) {
+        long bypassUntil = bypassUntilNanos;
+        if (bypassUntil == 0 || System.nanoTime() - bypassUntil >= 0) {
+            try {
+                session.execute(BatchStatement.newInstance(BatchType.LOGGED).addAll(rows)
+                        .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM)
+                        .setQueryTimestamp(writeMicros)
+                        .setIdempotent(true));
+                return;
+            } catch (WriteTimeoutException e) {
+                if (e.getWriteType() != DefaultWriteType.BATCH_LOG) {
+                    throw e;
+                }
+                bypassUntilNanos = System.nanoTime() + BATCH_LOG_BYPASS_NANOS;
+            }
+        }
+        for (BoundStatement row : rows) {
+            session.execute(row.setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM)
+                    .setQueryTimestamp(writeMicros)
+                    .setIdempotent(true));
+        }
     }
 
     /** Rows of one minute partition placed after {@code afterMillis} (the tail read). */
