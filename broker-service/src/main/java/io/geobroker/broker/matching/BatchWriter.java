@@ -31,7 +31,7 @@ import java.util.function.ToIntFunction;
  * unlogged batch of their own. So when Cassandra could not write a logged batch's batch log (its
  * two endpoints in the local DC include a node that is dead but not yet convicted by the failure
  * detector, which takes ~20 s after a SIGKILL at 3 nodes per DC), the group goes through the
- * journal at once, and so does every group of several partitions for {@link #BATCH_LOG_BYPASS}
+ * journal at once, and so does every group of several partitions for {@link #BATCH_LOG_BYPASS_NANOS}
  * after it, instead of each waiting out the write timeout again.
  */
 final class BatchWriter {
