@@ -12,11 +12,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Keeps every read of a symbol's open orders below {@code deletionsPerGeneration} row tombstones:
- * a symbol's resting orders live in one generation of its symbol_orders partition (the first
+ * Keeps every read of a symbol's open orders below {@code deletionsPerGeneration} row tombstones,
+ * or below {@link #TOMBSTONES_PER_RESTING_ORDER} per order the read returns if that is more: a
+ * symbol's resting orders live in one generation of its symbol_orders partition (the first
  * clustering column), and a symbol whose current generation would reach that many deletions with
  * the group being committed moves to a fresh generation as part of the group, so a group that fills
- * thousands of orders never leaves them as tombstones in the slice a restart reads.
+ * thousands of orders never leaves them as tombstones in the slice a restart reads. Since a move
+ * copies every resting order, a limit that grew no larger with the book would make a fill's cost
+ * grow with it (a book of 2,000 orders copied every 100 fills is 20 row writes per fill); in
+ * proportion to the book, a move costs at most 1 / {@link #TOMBSTONES_PER_RESTING_ORDER} row
+ * writes per deletion, and a read at most that many tombstones per live row.
  *
  * <p>Before the group is written, the orders resting after the group are copied into the next
  * generation (cleared first only if an interrupted earlier move left rows there); nothing reads it
@@ -29,7 +34,13 @@ final class Generations {
 
     /** Logged under the engine's name, like everything the engine thread does. */
     private static final Logger log = LoggerFactory.getLogger(Engine.class);
-    private static final int COPY_BATCH = 50;
+    /** A generation may hold this many row tombstones per order resting in it before it moves. */
+    static final int TOMBSTONES_PER_RESTING_ORDER = 2;
+    /**
+     * Largest unlogged batch of a copy: rows of one partition, one mutation, so no batch log and no
+     * batch-size limit applies; small enough for a busy node to apply well within its write timeout.
+     */
+    private static final int COPY_BATCH_BYTES = BatchWriter.SPLIT_BATCH_BYTES;
 
     private final EngineStore store;
     private final BatchWriter writer;
@@ -59,7 +70,7 @@ final class Generations {
     Map<SymbolState, Integer> moveBeforeTombstonesPileUp(Collection<OrderState> groupOrders) {
         Map<SymbolState, Integer> moved = new HashMap<>();
         deletions(groupOrders, symbols).forEach((s, count) -> {
-            if (mustMove(s, count, deletionsPerGeneration)) {
+            if (mustMove(s.deletions + count, s.book.size(), deletionsPerGeneration)) {
                 moved.put(s, s.generation);
                 copyToNextGeneration(s);
             }
@@ -79,9 +90,13 @@ final class Generations {
         return deletions;
     }
 
-    /** Whether {@code groupDeletions} more would bring the symbol's current generation to the limit. */
-    static boolean mustMove(SymbolState s, int groupDeletions, int deletionsPerGeneration) {
-        return s.deletions + groupDeletions >= deletionsPerGeneration;
+    /**
+     * Whether a generation with {@code deletions} (the group's included) and {@code resting} orders
+     * after the group has reached its limit: {@code deletionsPerGeneration}, or
+     * {@link #TOMBSTONES_PER_RESTING_ORDER} per resting order if that is more.
+     */
+    static boolean mustMove(int deletions, int resting, int deletionsPerGeneration) {
+        return deletions >= Math.max(deletionsPerGeneration, (long) TOMBSTONES_PER_RESTING_ORDER * resting);
     }
 
     /**
@@ -124,15 +139,11 @@ final class Generations {
             // left by a move a crash interrupted: those rows may be of orders that have left the book since
             writer.persistPartition(List.of(store.deleteGeneration(s.symbol(), next)), writeClock.next());
         }
-        List<BoundStatement> chunk = new ArrayList<>();
+        List<BoundStatement> rows = new ArrayList<>(s.book.size());
         for (OrderState o : s.book.orders()) {
-            chunk.add(store.openOrder(o, next));
-            if (chunk.size() == COPY_BATCH) {
-                writer.persistPartition(chunk, writeClock.next());
-                chunk = new ArrayList<>();
-            }
+            rows.add(store.openOrder(o, next));
         }
-        if (!chunk.isEmpty()) {
+        for (List<BoundStatement> chunk : BatchWriter.chunks(rows, store::sizeOf, COPY_BATCH_BYTES)) {
             writer.persistPartition(chunk, writeClock.next());
         }
         s.generation = next;

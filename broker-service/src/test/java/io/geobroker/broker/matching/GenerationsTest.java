@@ -48,10 +48,19 @@ class GenerationsTest {
 
     @Test
     void a_symbol_moves_when_the_group_would_bring_its_partition_to_the_limit() {
-        aapl.deletions = 97;
+        assertThat(Generations.mustMove(99, 10, 100)).isFalse();
+        assertThat(Generations.mustMove(100, 10, 100)).isTrue();
+        assertThat(Generations.mustMove(497, 10, 100)).isTrue();
+    }
 
-        assertThat(Generations.mustMove(aapl, 2, 100)).isFalse();
-        assertThat(Generations.mustMove(aapl, 3, 100)).isTrue();
-        assertThat(Generations.mustMove(aapl, 400, 100)).isTrue();
+    @Test
+    void a_large_book_moves_after_tombstones_in_proportion_to_its_orders() {
+        int resting = 2_000;
+        int limit = Generations.TOMBSTONES_PER_RESTING_ORDER * resting;
+
+        assertThat(Generations.mustMove(limit - 1, resting, 100)).as("a copy of every resting order amortised over "
+                + "as many deletions per order").isFalse();
+        assertThat(Generations.mustMove(limit, resting, 100)).isTrue();
+        assertThat(Generations.mustMove(limit - 1, 0, 100)).as("an emptied book moves at the fixed limit").isTrue();
     }
 }
