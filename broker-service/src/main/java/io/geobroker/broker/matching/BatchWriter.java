@@ -1,8 +1,6 @@
 package io.geobroker.broker.matching;
 
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
-import com.datastax.oss.driver.api.core.servererrors.DefaultWriteType;
-import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +29,7 @@ import java.util.function.ToIntFunction;
  * unlogged batch of their own. So when Cassandra could not write a logged batch's batch log (its
  * two endpoints in the local DC include a node that is dead but not yet convicted by the failure
  * detector, which takes ~20 s after a SIGKILL at 3 nodes per DC), the group goes through the
- * journal at once, and so does every group of several partitions for {@link #BATCH_LOG_BYPASS_NANOS}
+ * journal at once, and so does every group of several partitions for {@link BatchLogBypass}'s window
  * after it, instead of each waiting out the write timeout again.
  */
 final class BatchWriter {
@@ -43,8 +41,6 @@ final class BatchWriter {
      * enough for a busy node to apply well within its write timeout.
      */
     static final int SPLIT_BATCH_BYTES = 64 * 1024;
-    /** How long groups go through the journal after a batch log could not be written. */
-    static final long BATCH_LOG_BYPASS_NANOS = TimeUnit.SECONDS.toNanos(30);
 
     private final EngineStore store;
     private final GroupJournal journal;
@@ -53,8 +49,7 @@ final class BatchWriter {
     private final EngineMetrics metrics;
     private final int maxBatchBytes;
     private long lastStartNanos = System.nanoTime();
-    /** Until when (System.nanoTime()) groups bypass the batch log; 0 when they do not. */
-    private long bypassUntilNanos;
+    private final BatchLogBypass bypass = new BatchLogBypass();
 
     BatchWriter(EngineStore store, GroupJournal journal, WriteClock writeClock, Retry retry, EngineMetrics metrics,
                 int maxBatchBytes) {
@@ -80,29 +75,27 @@ final class BatchWriter {
         }
         lastStartNanos = System.nanoTime();
         metrics.groupStatements.record(all.size());
-        metrics.groupPartitions.record(EngineStore.partitions(all));
+        int partitions = EngineStore.partitions(all);
+        metrics.groupPartitions.record(partitions);
         long size = 0;
         for (BoundStatement s : all) {
             size += store.sizeOf(s);
         }
         if (size <= maxBatchBytes) {
-            if (bypassUntilNanos != 0 && System.nanoTime() - bypassUntilNanos >= 0) {
-                bypassUntilNanos = 0;
-            }
-            if (bypassUntilNanos != 0 && EngineStore.partitions(all) > 1) {
+            if (partitions > 1 && bypass.active()) {
                 metrics.batchLogBypassed.increment();
                 persistThroughJournal(all, effects, progress, timestamp, SPLIT_BATCH_BYTES);
                 return;
             }
-            long bypassBefore = bypassUntilNanos;
-            if (persistOnce(all, timestamp)) {
+            Attempt attempt = persistOnce(all, timestamp);
+            if (attempt == Attempt.CONFIRMED) {
                 return;
             }
-            if (bypassUntilNanos != bypassBefore) {
+            if (attempt == Attempt.NO_BATCH_LOG) {
                 metrics.batchLogBypassed.increment();
                 log.warn("the batch log of a group of {} statements could not be written: it and the groups of the "
                         + "next {} s go through the journal, a batch per partition", all.size(),
-                        TimeUnit.NANOSECONDS.toSeconds(BATCH_LOG_BYPASS_NANOS));
+                        BatchLogBypass.windowSeconds());
                 persistThroughJournal(all, effects, progress, timestamp, SPLIT_BATCH_BYTES);
                 return;
             }
@@ -246,20 +239,25 @@ final class BatchWriter {
      * One attempt at a group's batch; false when it failed or its outcome is unknown (a timeout: it
      * may still be applied, with the same values and timestamp as any later write of the group).
      */
-    private boolean persistOnce(List<BoundStatement> statements, long timestamp) {
+    private Attempt persistOnce(List<BoundStatement> statements, long timestamp) {
         long start = System.nanoTime();
         try {
             store.executeBatch(statements, timestamp);
             metrics.persistTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
-            return true;
+            return Attempt.CONFIRMED;
         } catch (RuntimeException e) {
             log.warn("group commit of {} statements failed ({})", statements.size(), e.toString());
-            if (e instanceof WriteTimeoutException timeout && timeout.getWriteType() == DefaultWriteType.BATCH_LOG) {
-                // nothing of the batch was applied: its batch log was not written
-                bypassUntilNanos = System.nanoTime() + BATCH_LOG_BYPASS_NANOS;
-            }
-            return false;
+            return bypass.opensOn(e) ? Attempt.NO_BATCH_LOG : Attempt.UNKNOWN;
         }
+    }
+
+    /** How one attempt at a group's batch ended. */
+    private enum Attempt {
+        CONFIRMED,
+        /** Not confirmed: it may still be applied. */
+        UNKNOWN,
+        /** Its batch log could not be written: nothing of it was applied. */
+        NO_BATCH_LOG
     }
 
     /** Writes a batch until Cassandra confirms it: the same statements and timestamp every time. */

@@ -7,9 +7,8 @@ import com.datastax.oss.driver.api.core.cql.BatchType;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
-import com.datastax.oss.driver.api.core.servererrors.DefaultWriteType;
-import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
 import com.datastax.oss.driver.api.core.uuid.Uuids;
+import io.geobroker.broker.matching.BatchLogBypass;
 import io.geobroker.broker.order.NewOrder;
 import io.geobroker.broker.order.Order;
 import io.geobroker.broker.order.OrderDao;
@@ -22,7 +21,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The {@code order_inbox} table: Cassandra as the geo transport of limit and stop orders. The
@@ -56,12 +54,8 @@ public class OrderInbox {
     public record Pending(Order order, Entry entry, long writeMicros) {
     }
 
-    /** How long orders are written row by row after a batch log could not be written. */
-    static final long BATCH_LOG_BYPASS_NANOS = TimeUnit.SECONDS.toNanos(30);
-
     private final CqlSession session;
-    /** Until when (System.nanoTime()) orders bypass the batch log; 0 when they do not. */
-    private volatile long bypassUntilNanos;
+    private final BatchLogBypass bypass = new BatchLogBypass();
     private final PreparedStatement insertOrder;
     private final PreparedStatement insertByCustomer;
     private final PreparedStatement insertInbox;
@@ -121,24 +115,22 @@ public class OrderInbox {
      * all written eventually. When the batch log itself could not be written (nothing of the batch
      * was applied: one of the two other nodes of this DC it goes to is dead but not yet convicted,
      * which lasts ~20 s after a SIGKILL at three nodes per DC), the rows are written one by one, the
-     * inbox row last, and so are the next {@link #BATCH_LOG_BYPASS_NANOS}' orders: the home region
+     * inbox row last, and so are the orders of {@link BatchLogBypass}'s window: the home region
      * takes an order only once every row is here. A failure in between leaves a PENDING order its
      * placer was answered 503 for, which placing it again (the same client order id) completes.
      */
     private void write(List<BoundStatement> rows, long writeMicros) {
-        long bypassUntil = bypassUntilNanos;
-        if (bypassUntil == 0 || System.nanoTime() - bypassUntil >= 0) {
+        if (!bypass.active()) {
             try {
                 session.execute(BatchStatement.newInstance(BatchType.LOGGED).addAll(rows)
                         .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM)
                         .setQueryTimestamp(writeMicros)
                         .setIdempotent(true));
                 return;
-            } catch (WriteTimeoutException e) {
-                if (e.getWriteType() != DefaultWriteType.BATCH_LOG) {
+            } catch (RuntimeException e) {
+                if (!bypass.opensOn(e)) {
                     throw e;
                 }
-                bypassUntilNanos = System.nanoTime() + BATCH_LOG_BYPASS_NANOS;
             }
         }
         for (BoundStatement row : rows) {
