@@ -7,6 +7,7 @@ import io.geobroker.loadgen.chaos.ChaosPlan;
 import io.geobroker.loadgen.chaos.ChaosRun;
 import io.geobroker.loadgen.demo.Demo;
 import io.geobroker.loadgen.driver.Driver;
+import io.geobroker.loadgen.driver.ResourceSampler;
 import io.geobroker.loadgen.driver.Target;
 import io.geobroker.loadgen.driver.TickerRateClient;
 import io.geobroker.loadgen.driver.TickerSource;
@@ -102,6 +103,7 @@ public final class DemoCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         options.workload();
+        options.resourceInterval();
         WanMode wanMode = switch (wan.toLowerCase()) {
             case "auto" -> WanMode.AUTO;
             case "on" -> WanMode.ON;
@@ -162,9 +164,13 @@ public final class DemoCommand implements Callable<Integer> {
             // Processes killed and started again have new pids, and a Cassandra node's counters start
             // again from zero: a chaos run's CPU line is the load generator's own, its counters the WAN's.
             Supplier<Map<String, Long>> counters = chaos ? () -> wanOnly(demo.counters()) : demo::counters;
+            // Likewise a chaos run's memory series are the load generator's alone; Cassandra's backlog
+            // is read from the nodes that answer.
+            ResourceSampler.Sources resources = new ResourceSampler.Sources(chaos ? Map.of() : demo.processes(),
+                    demo::cassandraBacklog);
             RunReport report = LoadRun.execute(target, options, tickers, Duration.ofSeconds(60),
                     options.scenario().name().toLowerCase().replace('_', '-'), conditions,
-                    chaos ? List.of() : demo.processGroups(), counters, chaosRun);
+                    chaos ? List.of() : demo.processGroups(), counters, resources, chaosRun);
             if (report.chaos() != null && !report.chaos().passed()) {
                 System.err.println("chaos: an invariant failed or a fault was not served again (the invariants table above)");
                 return 1;

@@ -10,6 +10,7 @@ import io.geobroker.loadgen.driver.EngineStages;
 import io.geobroker.loadgen.driver.ProcessCpu;
 import io.geobroker.loadgen.driver.ProgressBar;
 import io.geobroker.loadgen.driver.PublisherStages;
+import io.geobroker.loadgen.driver.ResourceSampler;
 import io.geobroker.loadgen.driver.TickerSource;
 import io.geobroker.loadgen.driver.Target;
 import io.geobroker.loadgen.driver.Workload;
@@ -17,6 +18,7 @@ import io.geobroker.loadgen.metrics.Metrics;
 import io.geobroker.loadgen.metrics.SeriesKey;
 import io.geobroker.loadgen.report.ChaosReport;
 import io.geobroker.loadgen.report.ReportWriter;
+import io.geobroker.loadgen.report.Resources;
 import io.geobroker.loadgen.report.RunReport;
 import io.geobroker.loadgen.report.WanTraffic;
 
@@ -60,13 +62,15 @@ final class LoadRun {
      * @param counters   counters of the deployment that only grow, read as the measured phase starts
      *                   and ends: the emulated WAN's bytes each way ({@code wan:<from>-><to>}) and
      *                   Cassandra's own ({@link CassandraCounters}); an empty map without them
+     * @param resources  what the resources series samples besides the load generator and the brokers
+     *                   (every {@code --resource-interval} of the measured phase; not in a sweep)
      */
     static RunReport execute(Target target, WorkloadOptions options, Driver.Tickers tickers, Duration readyTimeout,
                              String scenarioLabel, Map<String, String> extraConditions, List<ProcessCpu.Group> processes,
-                             Supplier<Map<String, Long>> counters)
+                             Supplier<Map<String, Long>> counters, ResourceSampler.Sources resources)
             throws InterruptedException, IOException {
         return execute(target, options, tickers, readyTimeout, scenarioLabel, extraConditions, processes, counters,
-                Optional.empty());
+                resources, Optional.empty());
     }
 
     /**
@@ -75,7 +79,8 @@ final class LoadRun {
      */
     static RunReport execute(Target target, WorkloadOptions options, Driver.Tickers tickers, Duration readyTimeout,
                              String scenarioLabel, Map<String, String> extraConditions, List<ProcessCpu.Group> processes,
-                             Supplier<Map<String, Long>> counters, Optional<ChaosRun> chaos)
+                             Supplier<Map<String, Long>> counters, ResourceSampler.Sources resources,
+                             Optional<ChaosRun> chaos)
             throws InterruptedException, IOException {
         Workload workload = chaos.isPresent() ? chaos.get().adjust(options.workload()) : options.workload();
         ProgressBar progress = new ProgressBar(System.err, options.progress());
@@ -101,6 +106,10 @@ final class LoadRun {
                 List<ProcessCpu.Group> measured = new ArrayList<>(processes);
                 measured.add(ProcessCpu.loadGenerator());
                 Optional<ChaosReport> chaosReport = Optional.empty();
+                Optional<Resources> sampled = Optional.empty();
+                Optional<ResourceSampler> sampler = options.resourceInterval().map(every -> ResourceSampler.start(resources,
+                        brokers(target), every, PhasePages.DRIVER_START_MILLIS + workload.warmup().toMillis(),
+                        workload.duration()));
                 try (PhasePages pages = PhasePages.schedule(target, tickers, measured, counters, workload.warmup(),
                         workload.duration())) {
                     if (chaos.isPresent()) {
@@ -114,6 +123,9 @@ final class LoadRun {
                     publisher = pages.publisher();
                     cpu = pages.cpu();
                     phaseCounters = pages.counters();
+                    sampled = sampler.map(ResourceSampler::finish);
+                } finally {
+                    sampler.ifPresent(ResourceSampler::close);
                 }
                 cpu.ifPresent(c -> conditions.put("CPU in the measured phase (each process's user and system time)", c));
                 publisher.ifPresent(p -> conditions.put("ticker service in the measured phase (its timers)", p.describe()));
@@ -134,6 +146,9 @@ final class LoadRun {
                 if (chaosReport.isPresent()) {
                     report = report.withChaos(chaosReport.get());
                 }
+                if (sampled.isPresent()) {
+                    report = report.withResources(sampled.get());
+                }
             }
         }
         Map<String, String> withEnd = new LinkedHashMap<>(report.conditions());
@@ -150,7 +165,8 @@ final class LoadRun {
             }
         });
         report = new RunReport(report.schema(), report.title(), report.scenario(), report.startedAt(), withEnd,
-                report.measuredMillis(), report.regions(), report.series(), report.throughput(), report.sweep(), report.chaos());
+                report.measuredMillis(), report.regions(), report.series(), report.throughput(), report.sweep(), report.chaos(),
+                report.resources());
         System.out.print(ReportWriter.console(report));
         ReportWriter.Written files = ReportWriter.writeAll(report, options.out());
         System.out.println("Report: " + files.html().toAbsolutePath() + " (also " + files.json().getFileName() + ", "
@@ -251,6 +267,13 @@ final class LoadRun {
                 tickers.rateAfterRun()));
         return "published by the " + tickers.owner() + "'s ticker service" + rate
                 + ", exchange time = scheduled publish time; the load generator learns the quotes from the ticker topics";
+    }
+
+    /** Each region's broker URL, by region name. */
+    private static Map<String, String> brokers(Target target) {
+        Map<String, String> brokers = new LinkedHashMap<>();
+        target.regions().forEach(r -> brokers.put(r.name(), r.brokerUrl()));
+        return brokers;
     }
 
     /**

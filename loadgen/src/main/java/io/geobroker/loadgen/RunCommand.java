@@ -4,6 +4,7 @@ import io.geobroker.domain.SymbolDirectory;
 import io.geobroker.domain.Topics;
 import io.geobroker.domain.Topology;
 import io.geobroker.loadgen.driver.Driver;
+import io.geobroker.loadgen.driver.ResourceSampler;
 import io.geobroker.loadgen.driver.Target;
 import io.geobroker.loadgen.driver.TickerRateClient;
 import io.geobroker.loadgen.driver.TickerSource;
@@ -74,12 +75,13 @@ public final class RunCommand implements Callable<Integer> {
                             + "use ./geobroker demo --scenario chaos");
         }
         options.workload();
+        options.resourceInterval();
         Topology topology = topology();
         Target target = Target.of(topology, brokers, kafka, adminToken(), new Topics(topicPrefix),
                 topologyFile != null ? "topology " + topologyFile : "regions " + brokers.keySet());
         Driver.Tickers tickers = tickers();
         LoadRun.execute(target, options, tickers, readyTimeout, options.scenario().name().toLowerCase().replace('_', '-'),
-                Map.of(), List.of(), Map::of);
+                Map.of(), List.of(), Map::of, ResourceSampler.Sources.none());
         return 0;
     }
 

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /** The workload and report options shared by {@code demo} and {@code run}. */
 public final class WorkloadOptions {
@@ -100,6 +101,12 @@ public final class WorkloadOptions {
             description = "Sweep: measured phase of each step. Default: ${DEFAULT-VALUE}.")
     Duration sweepStepDuration;
 
+    @Option(names = "--resource-interval", defaultValue = "10s", converter = DurationConverter.class,
+            description = "How often the measured phase samples the resources series of the report: memory of each process "
+                    + "and heap after GC of each JVM on this machine, the brokers' consumer lag, the Cassandra nodes' pending "
+                    + "compactions and hints (0s: none). Default: ${DEFAULT-VALUE}.")
+    Duration resourceInterval;
+
     @Option(names = "--out", defaultValue = "loadgen-report", description = "Directory for report.html, report.json and the CSV files.")
     Path out;
 
@@ -137,6 +144,14 @@ public final class WorkloadOptions {
 
     public Duration sweepStepDuration() {
         return sweepStepDuration;
+    }
+
+    /** How often the resources series is sampled; empty for none. */
+    public Optional<Duration> resourceInterval() {
+        if (resourceInterval.isNegative()) {
+            throw new IllegalArgumentException("--resource-interval must not be negative");
+        }
+        return resourceInterval.isZero() ? Optional.empty() : Optional.of(resourceInterval);
     }
 
     public Duration setupTimeout() {

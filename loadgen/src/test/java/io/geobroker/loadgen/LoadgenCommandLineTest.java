@@ -99,6 +99,14 @@ class LoadgenCommandLineTest {
     }
 
     @Test
+    void a_negative_resource_interval_is_refused_before_anything_starts() {
+        int code = Loadgen.execute("demo", "--resource-interval", "-10s");
+
+        assertThat(code).isNotZero();
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--resource-interval must not be negative");
+    }
+
+    @Test
     void run_scenario_remote_dc_is_refused_outside_the_demo(@TempDir Path dir) throws Exception {
         assertThat(run(dir, "--scenario", "remote-dc",
                 "--broker", "sydney=http://127.0.0.1:1", "--kafka", "sydney=127.0.0.1:1")).isEqualTo(2);

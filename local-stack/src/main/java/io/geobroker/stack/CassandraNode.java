@@ -158,7 +158,8 @@ record CassandraNode(String name, String region, String dataCenter, String addre
                 // cassandra.test.flush_local_schema_changes=false (DDL ~3 s faster at start) a node
                 // SIGKILLed after an ALTER TABLE could not start again, its commit log holding rows
                 // of a column its schema on disk did not have yet (CassandraRestartIT).
-                "-Dgeobroker.stack.node=" + name));
+                "-Dgeobroker.stack.node=" + name,
+                Jdk17.rmiHostname(address)));
         cmd.addAll(jvmOptions);
         cmd.addAll(List.of(
                 "-cp", watchDir + File.pathSeparator + join(classPath),

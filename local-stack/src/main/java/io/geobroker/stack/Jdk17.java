@@ -25,6 +25,16 @@ public final class Jdk17 {
      */
     public static final String GC = "-XX:+UseG1GC";
 
+    /**
+     * The option that makes a JVM's JMX agent (the local one the JDK's attach API starts, as the load
+     * generator's resources series does) name {@code address} as its host rather than 127.0.0.1:
+     * with the emulated WAN the JVM runs in its region's network namespace, whose 127.0.0.1 is not
+     * the root namespace's, while its own address is reached from there.
+     */
+    public static String rmiHostname(String address) {
+        return "-Djava.rmi.server.hostname=" + address;
+    }
+
     private static final Pattern VERSION = Pattern.compile("^JAVA_VERSION=\"([^\"]*)\"", Pattern.MULTILINE);
     static final Path JVM_DIRECTORY = Path.of("/usr/lib/jvm");
 

@@ -111,7 +111,8 @@ record KafkaBroker(String name, String region, String address, Path dir) {
                 "-Djava.awt.headless=true",
                 "-Dlog4j2.configurationFile=" + dir.resolve("conf/log4j2.xml"),
                 "-Dkafka.logs.dir=" + logDir(),
-                "-Dgeobroker.stack.node=" + name));
+                "-Dgeobroker.stack.node=" + name,
+                Jdk17.rmiHostname(address)));
         cmd.addAll(jvmOptions);
         cmd.addAll(List.of(
                 "-cp", watchDir + File.pathSeparator + CassandraNode.join(classPath),

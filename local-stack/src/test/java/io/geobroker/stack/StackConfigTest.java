@@ -87,6 +87,9 @@ class StackConfigTest {
             assertThat(command.get(extra + 1)).isEqualTo("-XX:+AlwaysPreTouch");
             assertThat(extra).isLessThan(command.indexOf("-cp"));
         }
+        // each names its own address as its JMX host: reachable from the root namespace when the WAN puts it in another
+        assertThat(cassandra).contains("-Djava.rmi.server.hostname=127.0.1.1");
+        assertThat(kafka).contains("-Djava.rmi.server.hostname=127.0.1.100");
         assertThat(config.toArguments()).contains("--jvm-option=-XX:TieredStopAtLevel=1", "--jvm-option=-XX:+AlwaysPreTouch");
         assertThat(LocalStack.builder().config().toArguments()).noneMatch(a -> a.startsWith("--jvm-option"));
     }

@@ -111,15 +111,30 @@ public final class Demo implements AutoCloseable, FaultTarget {
      */
     public List<ProcessCpu.Group> processGroups() {
         Map<String, List<Long>> groups = new LinkedHashMap<>();
-        if (stack != null) {
-            for (LocalStack.ProcessInfo p : stack.processes()) {
-                groups.computeIfAbsent(groupOf(p.name()), k -> new ArrayList<>()).add(p.pid());
-            }
-        }
-        for (ServiceProcess service : services) {
-            groups.computeIfAbsent(groupOf(service.name()), k -> new ArrayList<>()).add(service.pid());
-        }
+        processes().forEach((name, pid) -> groups.computeIfAbsent(groupOf(name), k -> new ArrayList<>()).add(pid));
         return groups.entrySet().stream().map(e -> new ProcessCpu.Group(e.getKey(), e.getValue())).toList();
+    }
+
+    /**
+     * The processes this demo started, by name ({@code cassandra-sydney-1}, {@code kafka-sydney},
+     * {@code wan-forwarder}, {@code broker sydney}, {@code ticker service}) with their pids, in that
+     * order (empty before {@link #start}).
+     */
+    public Map<String, Long> processes() {
+        Map<String, Long> processes = new LinkedHashMap<>();
+        if (stack != null) {
+            stack.processes().forEach(p -> processes.put(p.name(), p.pid()));
+        }
+        services.forEach(service -> processes.put(service.name(), service.pid()));
+        return processes;
+    }
+
+    /**
+     * Each Cassandra node's backlog of compactions and hints now ({@link CassandraCounters#backlog()});
+     * none before {@link #start}.
+     */
+    public Map<String, CassandraCounters.Backlog> cassandraBacklog() {
+        return cassandra == null ? Map.of() : cassandra.backlog();
     }
 
     /** The group of a stack process ({@code cassandra-sydney-1}, {@code wan-forwarder}) or of a service. */
@@ -180,7 +195,7 @@ public final class Demo implements AutoCloseable, FaultTarget {
             Path topologyFile = services.resolve("topology-" + region.name() + ".properties");
             topology.write(topologyFile);
             URI url = URI.create(region.brokerUrl());
-            ProcessBuilder pb = new ProcessBuilder(brokerCommand(javaBinary(), settings, brokerJar));
+            ProcessBuilder pb = new ProcessBuilder(brokerCommand(javaBinary(), settings, brokerJar, url.getHost()));
             pb.environment().put("GEOBROKER_TOPOLOGY", topologyFile.toString());
             pb.environment().put("GEOBROKER_REGION", region.name());
             pb.environment().put("GEOBROKER_PORT", Integer.toString(url.getPort()));
@@ -281,10 +296,13 @@ public final class Demo implements AutoCloseable, FaultTarget {
         return command;
     }
 
-    /** The broker's command line: heap, the serial collector ({@link Jdk17#GC}), the extra JVM options in order, then the jar. */
-    static List<String> brokerCommand(String java, Settings settings, Path brokerJar) {
+    /**
+     * The broker's command line: heap, the collector ({@link Jdk17#GC}), its address as its JMX host
+     * ({@link Jdk17#rmiHostname}), the extra JVM options in order, then the jar.
+     */
+    static List<String> brokerCommand(String java, Settings settings, Path brokerJar, String address) {
         List<String> command = new ArrayList<>(List.of(java, "-Xms" + settings.brokerHeapMb() + "m",
-                "-Xmx" + settings.brokerHeapMb() + "m", Jdk17.GC));
+                "-Xmx" + settings.brokerHeapMb() + "m", Jdk17.GC, Jdk17.rmiHostname(address)));
         command.addAll(settings.brokerJvmOptions());
         command.add("-jar");
         command.add(brokerJar.toString());

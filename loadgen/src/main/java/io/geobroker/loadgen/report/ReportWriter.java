@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Renders a {@link RunReport}: a console summary, {@code report.json}, {@code report.csv} /
@@ -98,6 +99,10 @@ public final class ReportWriter {
         }
         report.conditions().entrySet().stream().sorted(Map.Entry.comparingByKey())
                 .forEach(e -> out.append(e.getKey()).append(": ").append(e.getValue()).append(System.lineSeparator()));
+        if (report.resources() != null) {
+            report.resources().summary(report.measuredMillis())
+                    .forEach(line -> out.append("resources: ").append(line).append(System.lineSeparator()));
+        }
         for (RunReport.SweepStep step : report.sweep()) {
             out.append(String.format(Locale.ROOT, "sweep: %7.0f orders/s %7.0f tickers/s -> %7.1f fills/s, ticker-to-fill p50 %s p99 %s max %s ms, errors %d%n",
                     step.offeredOrdersPerSecond(), step.offeredTickersPerSecond(), step.fillsPerSecond(),
@@ -178,6 +183,9 @@ public final class ReportWriter {
         body.append(distribution("Ticker-to-fill as observed by the load generator (fills topic)", report,
                 SeriesKey.Kind.TICKER_TO_FILL_OBSERVED, false));
         body.append("</div>\n");
+        if (report.resources() != null) {
+            body.append(resources(report.resources(), report.measuredMillis()));
+        }
         if (!report.sweep().isEmpty()) {
             body.append("<h2>Sweep: latency against offered load</h2>\n<div class='charts'>\n").append(sweep(report)).append("</div>\n");
         }
@@ -278,6 +286,39 @@ public final class ReportWriter {
             ys[i] = intervalMillis <= 0 ? 0 : point[1] * 1000.0 / intervalMillis;
         }
         return new Svg.Series(name, xs, ys);
+    }
+
+    /**
+     * The resources section: each series' median over the first and the last window of the phase,
+     * then a chart per quantity with a line per process, broker or node.
+     */
+    static String resources(Resources resources, long measuredMillis) {
+        StringBuilder out = new StringBuilder(String.format(Locale.ROOT,
+                "<h2>Resources over the measured phase (sampled every %.0f s)</h2>%n", resources.intervalMillis() / 1000.0));
+        List<Resources.Change> changes = resources.changes(measuredMillis);
+        if (changes.isEmpty()) {
+            return out.append("<p class='note'>No sample succeeded.</p>\n").toString();
+        }
+        out.append("<table class='resources'><tr><th class='l'>quantity</th><th class='l'>process or node</th>"
+                + "<th>first window (median)</th><th>last window (median)</th></tr>\n");
+        for (Resources.Change c : changes) {
+            Optional<Resources.Quantity> q = Resources.Quantity.of(c.series().quantity());
+            out.append("<tr><td class='l'>").append(Html.escape(q.map(k -> k.title() + " (" + k.unit() + ")")
+                            .orElse(c.series().quantity())))
+                    .append("</td><td class='l'>").append(Html.escape(c.series().source())).append("</td><td>")
+                    .append(q.map(k -> Resources.shown(k, c.first())).orElse("")).append("</td><td>")
+                    .append(q.map(k -> Resources.shown(k, c.last())).orElse("")).append("</td></tr>\n");
+        }
+        out.append(String.format(Locale.ROOT, "</table>%n<p class='note'>Windows: the first and the last %.0f s of the "
+                + "phase. A missing point is a sample that failed.</p>%n<div class='charts'>%n",
+                changes.get(0).windowMillis() / 1000.0));
+        for (Resources.Quantity q : Resources.Quantity.values()) {
+            List<Svg.Series> lines = resources.lines(q);
+            if (!lines.isEmpty()) {
+                out.append(Svg.timeChart(q.title(), q.unit(), lines, measuredMillis / 1000.0));
+            }
+        }
+        return out.append("</div>\n").toString();
     }
 
     private static String sweep(RunReport report) {

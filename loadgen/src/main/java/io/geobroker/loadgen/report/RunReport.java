@@ -16,12 +16,16 @@ import java.util.TreeSet;
 /**
  * The result of one run, as written to {@code report.json} and read back by {@code calc
  * --from-report}. Latencies in microseconds; rates per second of the measured phase. {@code chaos}
- * only in a chaos run (absent from the JSON otherwise).
+ * only in a chaos run, {@code resources} (the {@link Resources} sampled over the measured phase:
+ * memory per process, heap after GC per JVM, consumer lag per broker, Cassandra's backlog per node)
+ * only where they were sampled; each is absent from the JSON otherwise, and a report written before
+ * them reads back without them.
  */
 public record RunReport(String schema, String title, String scenario, String startedAt,
                         Map<String, String> conditions, long measuredMillis, List<RegionSummary> regions,
                         List<SeriesSummary> series, Map<String, List<long[]>> throughput, List<SweepStep> sweep,
-                        @JsonInclude(JsonInclude.Include.NON_NULL) ChaosReport chaos) {
+                        @JsonInclude(JsonInclude.Include.NON_NULL) ChaosReport chaos,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) Resources resources) {
 
     public static final String SCHEMA = "geobroker-loadgen-report/1";
 
@@ -90,7 +94,7 @@ public record RunReport(String schema, String title, String scenario, String sta
         }
         Map<String, List<long[]>> throughput = new LinkedHashMap<>(metrics.counterTimeline());
         return new RunReport(SCHEMA, title, scenario, startedAt, conditions, measuredMillis, regions, series,
-                throughput, sweep, null);
+                throughput, sweep, null, null);
     }
 
     static SeriesSummary summarise(SeriesKey key, Histogram h, long errors, List<LatencySeries.Interval> timeline,
@@ -116,7 +120,13 @@ public record RunReport(String schema, String title, String scenario, String sta
     /** This report with the chaos scenario's faults and invariants. */
     public RunReport withChaos(ChaosReport chaosReport) {
         return new RunReport(schema, title, scenario, startedAt, conditions, measuredMillis, regions, series, throughput,
-                sweep, chaosReport);
+                sweep, chaosReport, resources);
+    }
+
+    /** This report with the resources sampled over its measured phase. */
+    public RunReport withResources(Resources sampled) {
+        return new RunReport(schema, title, scenario, startedAt, conditions, measuredMillis, regions, series, throughput,
+                sweep, chaos, sampled);
     }
 
     /** The series of one kind, in name order. */

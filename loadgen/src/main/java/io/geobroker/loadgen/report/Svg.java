@@ -1,5 +1,6 @@
 package io.geobroker.loadgen.report;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.LongFunction;
@@ -35,7 +36,8 @@ public final class Svg {
 
     /**
      * A line chart. With {@code logX} the x values must be positive and are plotted on a log10
-     * scale (used for percentile distributions, x = 1 / (1 - percentile)).
+     * scale (used for percentile distributions, x = 1 / (1 - percentile)). A NaN y value is a gap
+     * in its line.
      */
     public static String lineChart(String title, String xLabel, String yLabel, List<Series> series, boolean logX,
                                    java.util.function.DoubleFunction<String> xTickLabel) {
@@ -59,6 +61,9 @@ public final class Svg {
         double maxY = 0;
         for (Series s : series) {
             for (int i = 0; i < s.xs().length; i++) {
+                if (Double.isNaN(s.ys()[i])) {
+                    continue;
+                }
                 double x = logX ? Math.log10(s.xs()[i]) : s.xs()[i];
                 minX = Math.min(minX, x);
                 maxX = Math.max(maxX, x);
@@ -104,16 +109,27 @@ public final class Svg {
         for (int i = 0; i < series.size(); i++) {
             Series s = series.get(i);
             String colour = PALETTE.get(i % PALETTE.size());
+            // a NaN value is a gap: the line stops before it and starts again after it
+            List<String> segments = new ArrayList<>();
             StringBuilder points = new StringBuilder();
-            for (int p = 0; p < s.xs().length; p++) {
+            for (int p = 0; p <= s.xs().length; p++) {
+                if (p == s.xs().length || Double.isNaN(s.ys()[p])) {
+                    if (!points.isEmpty()) {
+                        segments.add(points.toString().trim());
+                        points.setLength(0);
+                    }
+                    continue;
+                }
                 double x = logX ? Math.log10(s.xs()[p]) : s.xs()[p];
                 double px = LEFT + plotW * (x - minX) / (maxX - minX);
                 double py = TOP + plotH - plotH * Math.min(s.ys()[p], maxY) / maxY;
                 points.append(String.format(Locale.ROOT, "%.1f,%.1f ", px, py));
             }
-            svg.append(String.format(Locale.ROOT,
-                    "<polyline class='series' data-series='%s' fill='none' stroke='%s' stroke-width='1.6' points='%s'/>%n",
-                    Html.escape(s.name()), colour, points.toString().trim()));
+            for (String segment : segments.isEmpty() ? List.of("") : segments) {
+                svg.append(String.format(Locale.ROOT,
+                        "<polyline class='series' data-series='%s' fill='none' stroke='%s' stroke-width='1.6' points='%s'/>%n",
+                        Html.escape(s.name()), colour, segment));
+            }
         }
         return close(svg, names.size(), names);
     }

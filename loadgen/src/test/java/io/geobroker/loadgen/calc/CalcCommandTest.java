@@ -23,7 +23,7 @@ class CalcCommandTest {
         return new RunReport(RunReport.SCHEMA, "t", "default", "2026-11-22T14:00:00Z", Map.of(), measuredMillis,
                 List.of(new RunReport.RegionSummary("nvirginia", 9_000, 9_000, 0, 0, 8_000, 24_000),
                         new RunReport.RegionSummary("sydney", 9_000, 9_000, 0, 0, 4_000, 12_000)),
-                List.of(), Map.of(), List.of(), null);
+                List.of(), Map.of(), List.of(), null, null);
     }
 
     @Test
@@ -52,7 +52,7 @@ class CalcCommandTest {
         RunReport base = report(60_000);
         RunReport measured = new RunReport(base.schema(), base.title(), base.scenario(), base.startedAt(),
                 Map.of(WanTraffic.PER_FILL, "2345"), base.measuredMillis(), base.regions(), base.series(),
-                base.throughput(), base.sweep(), null);
+                base.throughput(), base.sweep(), null, null);
         Path file = ReportWriter.writeAll(measured, dir).json();
 
         String out = run("--from-report", file.toString());

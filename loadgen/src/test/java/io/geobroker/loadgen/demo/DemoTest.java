@@ -92,7 +92,8 @@ class DemoTest {
         Demo.Settings settings = new Demo.Settings(Path.of("."), Path.of(".demo"), "127.40", WanMode.OFF, 1, 256, List.of(), 384,
                 List.of("-XX:TieredStopAtLevel=1", "-Xss512k"), false, Duration.ofSeconds(1), Optional.empty());
 
-        assertThat(Demo.brokerCommand("java", settings, Path.of("b.jar")))
-                .containsExactly("java", "-Xms384m", "-Xmx384m", "-XX:+UseG1GC", "-XX:TieredStopAtLevel=1", "-Xss512k", "-jar", "b.jar");
+        assertThat(Demo.brokerCommand("java", settings, Path.of("b.jar"), "127.40.1.200"))
+                .containsExactly("java", "-Xms384m", "-Xmx384m", "-XX:+UseG1GC", "-Djava.rmi.server.hostname=127.40.1.200",
+                        "-XX:TieredStopAtLevel=1", "-Xss512k", "-jar", "b.jar");
     }
 }

@@ -48,7 +48,7 @@ class MarkdownRowTest {
         conditions.put(MarkdownRow.OFFERED, "150 new orders/s, 300 tickers/s (scale 0.5)");
         conditions.put(MarkdownRow.LOAD_AT_START, "3.8");
         RunReport report = new RunReport(sample.schema(), sample.title(), sample.scenario(), sample.startedAt(),
-                conditions, sample.measuredMillis(), sample.regions(), sample.series(), sample.throughput(), sample.sweep(), null);
+                conditions, sample.measuredMillis(), sample.regions(), sample.series(), sample.throughput(), sample.sweep(), null, null);
 
         List<String> cells = cells(MarkdownRow.row("a|b", report));
 

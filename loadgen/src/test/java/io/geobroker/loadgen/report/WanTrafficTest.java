@@ -34,7 +34,7 @@ class WanTrafficTest {
 
         assertThat(conditions).containsOnlyKeys(WanTraffic.TRAFFIC);
         RunReport report = new RunReport(RunReport.SCHEMA, "t", "default", "2026-11-25T20:00:00Z", conditions, 1_000,
-                List.of(), List.of(), Map.of(), List.of(), null);
+                List.of(), List.of(), Map.of(), List.of(), null, null);
         assertThat(WanTraffic.perFill(report)).isEmpty();
     }
 

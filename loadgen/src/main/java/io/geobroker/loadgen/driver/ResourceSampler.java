@@ -1,0 +1,169 @@
+package io.geobroker.loadgen.driver;
+
+import io.geobroker.loadgen.report.Resources;
+
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * Samples the {@link Resources} series every interval of the measured phase, on a thread of its
+ * own: each process's RSS and, for a JVM, its heap after the last GC ({@link ProcessMemory}); each
+ * broker's consumer lag from its Prometheus page; each Cassandra node's backlog
+ * ({@link CassandraCounters#backlog()}). A reading that fails is left out of its series (a gap);
+ * a sample that overruns the interval delays the next one rather than overlapping it.
+ */
+public final class ResourceSampler implements AutoCloseable {
+
+    /** The Micrometer name of the Kafka consumers' maximum records lag, one sample per consumer and partition. */
+    static final String RECORDS_LAG_MAX = "kafka_consumer_fetch_manager_records_lag_max";
+    private static final Duration SCRAPE_TIMEOUT = Duration.ofSeconds(5);
+    private static final String LOAD_GENERATOR = "load generator";
+
+    /**
+     * What a run samples besides the load generator itself and the brokers: the processes it started
+     * on this machine (name → pid; none for a deployment elsewhere) and its Cassandra nodes' backlog
+     * (an empty map without them).
+     */
+    public record Sources(Map<String, Long> processes, Supplier<Map<String, CassandraCounters.Backlog>> cassandra) {
+        public Sources {
+            processes = Map.copyOf(processes);
+        }
+
+        public static Sources none() {
+            return new Sources(Map.of(), Map::of);
+        }
+    }
+
+    private final ScheduledExecutorService thread;
+    private final Duration interval;
+    private final long phaseStartNanos;
+    private final long phaseMillis;
+    // added to by the sampling thread, closed by the run's
+    private final List<ProcessMemory> processes = new CopyOnWriteArrayList<>();
+    private final Map<String, List<long[]>> points = new LinkedHashMap<>();
+
+    private ResourceSampler(Duration interval, long phaseStartNanos, long phaseMillis) {
+        this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "loadgen-resources");
+            t.setDaemon(true);
+            return t;
+        });
+        this.interval = interval;
+        this.phaseStartNanos = phaseStartNanos;
+        this.phaseMillis = phaseMillis;
+    }
+
+    /**
+     * Connects to the processes now (in the background) and samples from {@code startMillis} from
+     * now, every {@code interval}, until {@code measured} later.
+     *
+     * @param brokers each region's broker URL
+     */
+    public static ResourceSampler start(Sources sources, Map<String, String> brokers, Duration interval, long startMillis,
+                                        Duration measured) {
+        ResourceSampler sampler = new ResourceSampler(interval, System.nanoTime() + startMillis * 1_000_000,
+                measured.toMillis());
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        sampler.thread.execute(() -> sampler.connect(sources.processes()));
+        sampler.thread.scheduleAtFixedRate(() -> sampler.sample(sources.cassandra(), brokers, http), startMillis,
+                interval.toMillis(), TimeUnit.MILLISECONDS);
+        return sampler;
+    }
+
+    private void connect(Map<String, Long> pids) {
+        pids.forEach((name, pid) -> processes.add(ProcessMemory.attach(name, pid)));
+        processes.add(ProcessMemory.self(LOAD_GENERATOR));
+    }
+
+    private void sample(Supplier<Map<String, CassandraCounters.Backlog>> cassandra, Map<String, String> brokers,
+                        HttpClient http) {
+        if (elapsedMillis() > phaseMillis + interval.toMillis() / 2) {
+            return;
+        }
+        for (ProcessMemory p : processes) {
+            p.rssBytes().ifPresent(v -> add(Resources.Quantity.RSS, p.name(), v));
+            p.heapAfterGcBytes().ifPresent(v -> add(Resources.Quantity.HEAP_AFTER_GC, p.name(), v));
+        }
+        brokers.forEach((region, url) -> BrokerHistogram.scrape(http, url, SCRAPE_TIMEOUT)
+                .map(page -> gaugeMax(page, RECORDS_LAG_MAX))
+                .ifPresent(lag -> lag.ifPresent(v -> add(Resources.Quantity.CONSUMER_LAG, "broker " + region, Math.round(v)))));
+        try {
+            cassandra.get().forEach((node, backlog) -> {
+                add(Resources.Quantity.PENDING_COMPACTIONS, node, backlog.pendingCompactions());
+                add(Resources.Quantity.PENDING_HINTS, node, backlog.pendingHintFiles());
+            });
+        } catch (RuntimeException e) {
+            // Cassandra unreachable: a gap in its series
+        }
+    }
+
+    private long elapsedMillis() {
+        return Math.max(0, (System.nanoTime() - phaseStartNanos) / 1_000_000);
+    }
+
+    private synchronized void add(Resources.Quantity quantity, String source, long value) {
+        points.computeIfAbsent(quantity.key() + "\n" + source, k -> new ArrayList<>()).add(new long[] {elapsedMillis(), value});
+    }
+
+    /**
+     * The largest value of a gauge over its label sets on a Prometheus page; empty if the page has
+     * none, or only NaN (a consumer not assigned any partition yet).
+     */
+    static OptionalDouble gaugeMax(String page, String name) {
+        OptionalDouble max = OptionalDouble.empty();
+        for (String line : page.split("\n")) {
+            if (!(line.startsWith(name + " ") || line.startsWith(name + "{"))) {
+                continue;
+            }
+            try {
+                double v = Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1).trim());
+                if (Double.isFinite(v) && (max.isEmpty() || v > max.getAsDouble())) {
+                    max = OptionalDouble.of(v);
+                }
+            } catch (NumberFormatException e) {
+                // not a sample line
+            }
+        }
+        return max;
+    }
+
+    /** Stops sampling and gives the series, in the order their first points came. */
+    public Resources finish() {
+        stop();
+        List<Resources.Series> series = new ArrayList<>();
+        synchronized (this) {
+            points.forEach((key, values) -> {
+                int newline = key.indexOf('\n');
+                series.add(new Resources.Series(key.substring(0, newline), key.substring(newline + 1), values));
+            });
+        }
+        return new Resources(interval.toMillis(), series);
+    }
+
+    /** Stops sampling and closes the JMX connections. */
+    @Override
+    public void close() {
+        stop();
+        processes.forEach(ProcessMemory::close);
+    }
+
+    /** Stops the thread, waiting for a sample under way (its readings have timeouts of their own). */
+    private void stop() {
+        thread.shutdownNow();
+        try {
+            thread.awaitTermination(SCRAPE_TIMEOUT.toMillis() * 2, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

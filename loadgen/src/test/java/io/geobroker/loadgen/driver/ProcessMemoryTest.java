@@ -1,0 +1,56 @@
+package io.geobroker.loadgen.driver;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.OptionalLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+public class ProcessMemoryTest {
+
+    private static final String STATUS = """
+            Name:\tjava
+            Umask:\t0022
+            State:\tS (sleeping)
+            Pid:\t4242
+            VmPeak:\t 4563216 kB
+            VmSize:\t 4497680 kB
+            VmHWM:\t  702348 kB
+            VmRSS:\t  644120 kB
+            RssAnon:\t  610000 kB
+            Threads:\t53
+            """;
+
+    @Test
+    void reads_the_resident_set_from_proc_status_in_bytes() {
+        assertThat(ProcessMemory.vmRssBytes(STATUS)).hasValue(644_120L * 1024);
+    }
+
+    @Test
+    void a_status_without_a_resident_set_gives_none() {
+        // a kernel thread, or a zombie process, has no VmRSS line
+        assertThat(ProcessMemory.vmRssBytes("Name:\tkthreadd\nState:\tS (sleeping)\n")).isEqualTo(OptionalLong.empty());
+        assertThat(ProcessMemory.vmRssBytes("VmRSS:\t garbage kB\n")).isEqualTo(OptionalLong.empty());
+    }
+
+    @Test
+    void reads_its_own_heap_after_gc_in_process() {
+        System.gc();
+        try (ProcessMemory self = ProcessMemory.self("load generator")) {
+            assertThat(self.jvm()).isTrue();
+            assertThat(self.heapAfterGcBytes()).isPresent();
+            assertThat(self.heapAfterGcBytes().getAsLong()).isPositive();
+        }
+    }
+
+    @Test
+    void a_process_that_cannot_be_attached_keeps_only_its_resident_set() {
+        long gone = ProcessHandle.current().pid() + 1_000_000_000L;
+
+        try (ProcessMemory p = ProcessMemory.attach("ghost", gone)) {
+            assertThat(p.jvm()).isFalse();
+            assertThat(p.heapAfterGcBytes()).isEmpty();
+            assertThat(p.rssBytes()).isEmpty();
+        }
+    }
+}
