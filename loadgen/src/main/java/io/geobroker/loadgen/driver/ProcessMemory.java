@@ -5,6 +5,7 @@ import com.sun.tools.attach.VirtualMachine;
 import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
 import javax.management.openmbean.CompositeData;
+import javax.management.openmbean.TabularData;
 import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXConnectorFactory;
 import javax.management.remote.JMXServiceURL;
@@ -14,42 +15,53 @@ import java.lang.management.MemoryType;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * The memory of one process on this machine: its resident set ({@code VmRSS} of
  * {@code /proc/<pid>/status}) and, for a JVM, the heap it still used after its last garbage
- * collection — the sum of its heap pools' {@code CollectionUsage}, which grows only if live data
+ * collection — its heap pools' usage after the collection that ended last, young or old (a pool's
+ * own {@code CollectionUsage} would not do: G1's old generation updates it only after a collection
+ * of its own, so between those it stays at its value of long ago), which grows only if live data
  * does. Another JVM is read over JMX: the JDK's attach API starts its local management agent, and
  * the connection stays open until {@link #close()}.
  */
 public final class ProcessMemory implements AutoCloseable {
 
     private static final String HEAP_POOLS = ManagementFactory.MEMORY_POOL_MXBEAN_DOMAIN_TYPE + ",*";
+    private static final String COLLECTORS = ManagementFactory.GARBAGE_COLLECTOR_MXBEAN_DOMAIN_TYPE + ",*";
 
     private final String name;
     private final long pid;
     private final Optional<JMXConnector> connector;
     private final Optional<MBeanServerConnection> jvm;
-    private final List<ObjectName> heapPools;
+    /** The names of its heap pools, and its collectors. */
+    private final Set<String> heapPools;
+    private final List<ObjectName> collectors;
 
     private ProcessMemory(String name, long pid, Optional<JMXConnector> connector, Optional<MBeanServerConnection> jvm,
-                          List<ObjectName> heapPools) {
+                          Beans beans) {
         this.name = name;
         this.pid = pid;
         this.connector = connector;
         this.jvm = jvm;
-        this.heapPools = List.copyOf(heapPools);
+        this.heapPools = Set.copyOf(beans.heapPools());
+        this.collectors = List.copyOf(beans.collectors());
+    }
+
+    private record Beans(Set<String> heapPools, List<ObjectName> collectors) {
+        static final Beans NONE = new Beans(Set.of(), List.of());
     }
 
     /** This JVM, the load generator, read in-process. */
     public static ProcessMemory self(String name) {
         MBeanServerConnection server = ManagementFactory.getPlatformMBeanServer();
         return new ProcessMemory(name, ProcessHandle.current().pid(), Optional.empty(), Optional.of(server),
-                heapPools(server).orElse(List.of()));
+                beans(server).orElse(Beans.NONE));
     }
 
     /**
@@ -68,18 +80,18 @@ public final class ProcessMemory implements AutoCloseable {
             }
             connector = JMXConnectorFactory.connect(new JMXServiceURL(address));
             MBeanServerConnection server = connector.getMBeanServerConnection();
-            Optional<List<ObjectName>> pools = heapPools(server);
-            if (pools.isEmpty()) {
-                throw new IOException("its memory pools could not be listed");
+            Optional<Beans> beans = beans(server);
+            if (beans.isEmpty()) {
+                throw new IOException("its memory pools and collectors could not be listed");
             }
-            return new ProcessMemory(name, pid, Optional.of(connector), Optional.of(server), pools.get());
+            return new ProcessMemory(name, pid, Optional.of(connector), Optional.of(server), beans.get());
         } catch (Exception e) {
             // AttachNotSupportedException (not a JVM, another user, attach disabled), IOException (agent
             // unreachable, e.g. in another network namespace), JMX errors: the RSS is still worth having
             closeQuietly(connector);
             System.err.println("resources: no heap of " + name + " (pid " + pid + "): " + e.getClass().getSimpleName()
                     + (e.getMessage() == null ? "" : ": " + firstLine(e.getMessage())));
-            return new ProcessMemory(name, pid, Optional.empty(), Optional.empty(), List.of());
+            return new ProcessMemory(name, pid, Optional.empty(), Optional.empty(), Beans.NONE);
         }
     }
 
@@ -118,38 +130,51 @@ public final class ProcessMemory implements AutoCloseable {
     }
 
     /**
-     * The heap used after the last collection, summed over the heap pools that report it; empty
-     * without a JVM connection, if it fails, or before any pool was collected.
+     * The heap used at the end of the collection that ended last, summed over the heap pools; empty
+     * without a JVM connection, if it fails, or before the first collection.
      */
     public OptionalLong heapAfterGcBytes() {
         if (jvm.isEmpty()) {
             return OptionalLong.empty();
         }
-        long used = 0;
         try {
-            for (ObjectName pool : heapPools) {
-                if (jvm.get().getAttribute(pool, "CollectionUsage") instanceof CompositeData usage) {
-                    used += (Long) usage.get("used");
+            long lastEnd = -1;
+            long used = 0;
+            for (ObjectName collector : collectors) {
+                if (jvm.get().getAttribute(collector, "LastGcInfo") instanceof CompositeData info
+                        && (Long) info.get("endTime") > lastEnd) {
+                    lastEnd = (Long) info.get("endTime");
+                    used = usedAfter(info, heapPools);
                 }
             }
+            return lastEnd < 0 ? OptionalLong.empty() : OptionalLong.of(used);
         } catch (Exception e) {
             return OptionalLong.empty();
         }
-        // every pool reports 0 until its first collection, and a collected heap is never empty
-        return used > 0 ? OptionalLong.of(used) : OptionalLong.empty();
     }
 
-    /** The JVM's heap memory pools that are collected (those with a {@code CollectionUsage}). */
-    private static Optional<List<ObjectName>> heapPools(MBeanServerConnection server) {
+    /** The {@code used} bytes of the named pools in a {@code GcInfo}'s {@code memoryUsageAfterGc}. */
+    static long usedAfter(CompositeData gcInfo, Set<String> pools) {
+        long used = 0;
+        for (Object row : ((TabularData) gcInfo.get("memoryUsageAfterGc")).values()) {
+            CompositeData entry = (CompositeData) row;
+            if (pools.contains((String) entry.get("key"))) {
+                used += (Long) ((CompositeData) entry.get("value")).get("used");
+            }
+        }
+        return used;
+    }
+
+    /** The names of the JVM's heap memory pools, and its garbage collectors. */
+    private static Optional<Beans> beans(MBeanServerConnection server) {
         try {
-            List<ObjectName> pools = new ArrayList<>();
+            Set<String> pools = new HashSet<>();
             for (ObjectName pool : server.queryNames(new ObjectName(HEAP_POOLS), null)) {
-                Object type = server.getAttribute(pool, "Type");
-                if (MemoryType.HEAP.name().equals(type) && server.getAttribute(pool, "CollectionUsage") != null) {
-                    pools.add(pool);
+                if (MemoryType.HEAP.name().equals(server.getAttribute(pool, "Type"))) {
+                    pools.add(pool.getKeyProperty("name"));
                 }
             }
-            return Optional.of(pools);
+            return Optional.of(new Beans(pools, List.copyOf(server.queryNames(new ObjectName(COLLECTORS), null))));
         } catch (Exception e) {
             return Optional.empty();
         }

@@ -2,6 +2,10 @@ package io.geobroker.loadgen.driver;
 
 import org.junit.jupiter.api.Test;
 
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -41,6 +45,34 @@ public class ProcessMemoryTest {
             assertThat(self.heapAfterGcBytes()).isPresent();
             assertThat(self.heapAfterGcBytes().getAsLong()).isPositive();
         }
+    }
+
+    @Test
+    void the_heap_after_young_collections_counts_what_survived_them() {
+        System.gc();
+        List<byte[]> kept = new ArrayList<>();
+        try (ProcessMemory self = ProcessMemory.self("load generator")) {
+            long before = self.heapAfterGcBytes().orElseThrow();
+            for (int i = 0; i < 320; i++) {
+                kept.add(new byte[100_000]);
+            }
+            long collections = collections();
+            // garbage until two more collections (young ones: nothing asks for a full one), bounded
+            for (int i = 0; i < 1_000_000 && collections() < collections + 2; i++) {
+                sink = new byte[10_000];
+            }
+            assertThat(collections()).as("collections while allocating").isGreaterThanOrEqualTo(collections + 2);
+            assertThat(self.heapAfterGcBytes().orElseThrow() - before).as("32 MB kept across young collections")
+                    .isGreaterThanOrEqualTo(30_000_000L);
+        }
+        assertThat(kept).hasSize(320);
+    }
+
+    private static volatile byte[] sink;
+
+    private static long collections() {
+        return ManagementFactory.getGarbageCollectorMXBeans().stream()
+                .mapToLong(GarbageCollectorMXBean::getCollectionCount).sum();
     }
 
     @Test
