@@ -110,6 +110,22 @@ class DeploymentIT {
     }
 
     @Test
+    void brokers_start_from_a_class_data_archive_of_their_jar() throws Exception {
+        for (String broker : List.of("broker sydney", "broker nvirginia")) {
+            List<String> arguments = List.of(ProcessHandle.of(deployment.processes().get(broker)).orElseThrow()
+                    .info().arguments().orElseThrow());
+            String option = arguments.stream().filter(a -> a.startsWith("-XX:SharedArchiveFile=")).findFirst()
+                    .orElseThrow(() -> new AssertionError(broker + " started without an archive: " + arguments));
+            Path archive = Path.of(option.substring(option.indexOf('=') + 1));
+            assertThat(Files.size(archive)).as("%s's archive, made by the training start", broker)
+                    .isGreaterThan(1 << 20);
+            Path jar = Path.of(arguments.get(arguments.indexOf("-jar") + 1));
+            assertThat(jar.getParent().resolve("lib")).as("the extracted jar's libraries").isDirectory();
+            assertThat(jar.getParent().getParent()).isEqualTo(archive.getParent());
+        }
+    }
+
+    @Test
     void rest_acks_every_order() throws Exception {
         JsonNode round = bench("rest");
         assertThat(round.path("fills").isNull()).as("REST delivers no fills").isTrue();

@@ -191,35 +191,19 @@ public final class Demo implements AutoCloseable, FaultTarget {
             deleteTree(services.resolve("fix-store-" + region.name()));
         }
         String peerToken = token();
+        ClassDataArchive.Launch launch = null;
         for (Topology.RegionEndpoints region : topology.regions()) {
             Path topologyFile = services.resolve("topology-" + region.name() + ".properties");
             topology.write(topologyFile);
+            if (launch == null) {
+                // trained as this region's broker would start, then used by every broker's start and restart
+                launch = ClassDataArchive.prepare(javaBinary(), brokerJar, brokerJvmOptions(settings),
+                        pb -> stack.inRegion(region.name(), brokerProcess(pb, region, topologyFile, services, peerToken)),
+                        TRAINING_TIMEOUT, System.err);
+            }
             URI url = URI.create(region.brokerUrl());
-            ProcessBuilder pb = new ProcessBuilder(brokerCommand(javaBinary(), settings, brokerJar, url.getHost()));
-            pb.environment().put("GEOBROKER_TOPOLOGY", topologyFile.toString());
-            pb.environment().put("GEOBROKER_REGION", region.name());
-            pb.environment().put("GEOBROKER_PORT", Integer.toString(url.getPort()));
-            pb.environment().put("GEOBROKER_BIND_ADDRESS", url.getHost());
-            pb.environment().put("GEOBROKER_ADMIN_TOKEN", adminToken);
-            pb.environment().put("GEOBROKER_PEER_TOKEN", peerToken);
-            // Each broker's FIX sessions (sequence numbers, sent messages) in a directory of its own.
-            pb.environment().put("GEOBROKER_FIX_STORE", services.resolve("fix-store-" + region.name()).toString());
-            remoteDcRegion(topology, region.name(), settings.remoteDc())
-                    .ifPresent(other -> pb.environment().put("GEOBROKER_CASSANDRA_REGION", other));
-            // Larger commit groups than the broker's defaults, which fit Cassandra's default
-            // batch_size_fail_threshold (50 KiB): the local stack raises that threshold to 4 MiB, and
-            // one logged batch per group is the broker's main per-command cost, so bigger groups
-            // carry more commands per round trip when the machine is busy. With 256 commands the
-            // N. Virginia engine (400 tickers/s plus placements) filled every group and fell
-            // seconds behind its tickers at the default load; with 1 024 it kept up there but not at
-            // --scale 10 (4 000 tickers/s: 3.7 commits/s of 1 006 commands, tickers waiting 6.6 s
-            // and growing). A ticker that fills nothing adds no statement of its own (a symbol's
-            // state, with its quote, is written once per group), so the statement bound, not the command
-            // bound, is what keeps a batch small: with 4 096 commands it took all 4 000 tickers/s.
-            pb.environment().putIfAbsent("GEOBROKER_GROUP_COMMANDS", "4096");
-            pb.environment().putIfAbsent("GEOBROKER_GROUP_STATEMENTS", "6000");
-            pb.environment().putIfAbsent("GEOBROKER_MAX_BATCH_BYTES", "3145728");
-            pb.directory(services.toFile());
+            ProcessBuilder pb = brokerProcess(new ProcessBuilder(brokerCommand(javaBinary(), settings, launch, url.getHost())),
+                    region, topologyFile, services, peerToken);
             ServiceProcess broker = ServiceProcess.start("broker " + region.name(), stack.inRegion(region.name(), pb),
                     services.resolve("broker-" + region.name() + ".log"));
             this.services.add(broker);
@@ -239,12 +223,43 @@ public final class Demo implements AutoCloseable, FaultTarget {
         return topology;
     }
 
+    /** A broker's environment and directory: its region, topology, addresses, tokens and engine settings. */
+    private ProcessBuilder brokerProcess(ProcessBuilder pb, Topology.RegionEndpoints region, Path topologyFile, Path services,
+                                         String peerToken) {
+        URI url = URI.create(region.brokerUrl());
+        pb.environment().put("GEOBROKER_TOPOLOGY", topologyFile.toString());
+        pb.environment().put("GEOBROKER_REGION", region.name());
+        pb.environment().put("GEOBROKER_PORT", Integer.toString(url.getPort()));
+        pb.environment().put("GEOBROKER_BIND_ADDRESS", url.getHost());
+        pb.environment().put("GEOBROKER_ADMIN_TOKEN", adminToken);
+        pb.environment().put("GEOBROKER_PEER_TOKEN", peerToken);
+        // Each broker's FIX sessions (sequence numbers, sent messages) in a directory of its own.
+        pb.environment().put("GEOBROKER_FIX_STORE", services.resolve("fix-store-" + region.name()).toString());
+        remoteDcRegion(topology, region.name(), settings.remoteDc())
+                .ifPresent(other -> pb.environment().put("GEOBROKER_CASSANDRA_REGION", other));
+        // Larger commit groups than the broker's defaults, which fit Cassandra's default
+        // batch_size_fail_threshold (50 KiB): the local stack raises that threshold to 4 MiB, and
+        // one logged batch per group is the broker's main per-command cost, so bigger groups
+        // carry more commands per round trip when the machine is busy. With 256 commands the
+        // N. Virginia engine (400 tickers/s plus placements) filled every group and fell
+        // seconds behind its tickers at the default load; with 1 024 it kept up there but not at
+        // --scale 10 (4 000 tickers/s: 3.7 commits/s of 1 006 commands, tickers waiting 6.6 s
+        // and growing). A ticker that fills nothing adds no statement of its own (a symbol's
+        // state, with its quote, is written once per group), so the statement bound, not the command
+        // bound, is what keeps a batch small: with 4 096 commands it took all 4 000 tickers/s.
+        pb.environment().putIfAbsent("GEOBROKER_GROUP_COMMANDS", "4096");
+        pb.environment().putIfAbsent("GEOBROKER_GROUP_STATEMENTS", "6000");
+        pb.environment().putIfAbsent("GEOBROKER_MAX_BATCH_BYTES", "3145728");
+        pb.directory(services.toFile());
+        return pb;
+    }
+
     /**
      * Starts the ticker service in the root namespace, which reaches every region's Kafka without the
      * emulated WAN's delay — as the load generator's own publishing did, and as an exchange's feed sits
      * next to its region — so that the WAN never counts in ticker-to-fill.
      */
-    private static void deleteTree(Path dir) throws IOException {
+    static void deleteTree(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;
         }
@@ -296,16 +311,28 @@ public final class Demo implements AutoCloseable, FaultTarget {
         return command;
     }
 
+    /** How long a broker's class-data training start may take (it connects to Cassandra and Kafka). */
+    static final Duration TRAINING_TIMEOUT = Duration.ofSeconds(180);
+
+    /** A broker JVM's options before the jar: heap, the collector ({@link Jdk17#GC}), then the extra options in order. */
+    static List<String> brokerJvmOptions(Settings settings) {
+        List<String> options = new ArrayList<>(List.of("-Xms" + settings.brokerHeapMb() + "m",
+                "-Xmx" + settings.brokerHeapMb() + "m", Jdk17.GC));
+        options.addAll(settings.brokerJvmOptions());
+        return options;
+    }
+
     /**
-     * The broker's command line: heap, the collector ({@link Jdk17#GC}), its address as its JMX host
-     * ({@link Jdk17#rmiHostname}), the extra JVM options in order, then the jar.
+     * The broker's command line: {@link #brokerJvmOptions}, its address as its JMX host
+     * ({@link Jdk17#rmiHostname}), the class-data archive's options, then the jar (extracted with it).
      */
-    static List<String> brokerCommand(String java, Settings settings, Path brokerJar, String address) {
-        List<String> command = new ArrayList<>(List.of(java, "-Xms" + settings.brokerHeapMb() + "m",
-                "-Xmx" + settings.brokerHeapMb() + "m", Jdk17.GC, Jdk17.rmiHostname(address)));
-        command.addAll(settings.brokerJvmOptions());
+    static List<String> brokerCommand(String java, Settings settings, ClassDataArchive.Launch launch, String address) {
+        List<String> command = new ArrayList<>(List.of(java));
+        command.addAll(brokerJvmOptions(settings));
+        command.add(Jdk17.rmiHostname(address));
+        command.addAll(launch.jvmOptions());
         command.add("-jar");
-        command.add(brokerJar.toString());
+        command.add(launch.jar().toString());
         return command;
     }
 

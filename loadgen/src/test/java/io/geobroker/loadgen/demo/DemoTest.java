@@ -92,8 +92,13 @@ class DemoTest {
         Demo.Settings settings = new Demo.Settings(Path.of("."), Path.of(".demo"), "127.40", WanMode.OFF, 1, 256, List.of(), 384,
                 List.of("-XX:TieredStopAtLevel=1", "-Xss512k"), false, Duration.ofSeconds(1), Optional.empty());
 
-        assertThat(Demo.brokerCommand("java", settings, Path.of("b.jar"), "127.40.1.200"))
-                .containsExactly("java", "-Xms384m", "-Xmx384m", "-XX:+UseG1GC", "-Djava.rmi.server.hostname=127.40.1.200",
-                        "-XX:TieredStopAtLevel=1", "-Xss512k", "-jar", "b.jar");
+        assertThat(Demo.brokerCommand("java", settings, new ClassDataArchive.Launch(Path.of("b.jar"), List.of()),
+                "127.40.1.200"))
+                .containsExactly("java", "-Xms384m", "-Xmx384m", "-XX:+UseG1GC", "-XX:TieredStopAtLevel=1", "-Xss512k",
+                        "-Djava.rmi.server.hostname=127.40.1.200", "-jar", "b.jar");
+        assertThat(Demo.brokerCommand("java", settings, ClassDataArchive.launch(Path.of("cds/app/b.jar"),
+                Path.of("cds/classes.jsa")), "127.40.1.200"))
+                .as("with a class-data archive: the extracted jar, the archive mapped")
+                .endsWith("-XX:SharedArchiveFile=cds/classes.jsa", "-Xshare:auto", "-jar", "cds/app/b.jar");
     }
 }
