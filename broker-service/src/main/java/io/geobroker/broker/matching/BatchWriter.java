@@ -30,8 +30,7 @@ import java.util.function.ToIntFunction;
  * two endpoints in the local DC include a node that is dead but not yet convicted by the failure
  * detector, which takes ~20 s after a SIGKILL at 3 nodes per DC), the group goes through the
  * journal at once, and so does every group of several partitions for {@link BatchLogBypass}'s window
- * after it, instead of each waiting out the write timeout again; and so does every such group while
- * the driver sees a node of the local DC down, from the moment its connections broke.
+ * after it, instead of each waiting out the write timeout again.
  */
 final class BatchWriter {
 
@@ -50,11 +49,10 @@ final class BatchWriter {
     private final EngineMetrics metrics;
     private final int maxBatchBytes;
     private long lastStartNanos = System.nanoTime();
-    private final BatchLogBypass bypass;
+    private final BatchLogBypass bypass = new BatchLogBypass();
 
     BatchWriter(EngineStore store, GroupJournal journal, WriteClock writeClock, Retry retry, EngineMetrics metrics,
-                int maxBatchBytes, BatchLogBypass bypass) {
-        this.bypass = bypass;
+                int maxBatchBytes) {
         this.store = store;
         this.journal = journal;
         this.writeClock = writeClock;

@@ -55,7 +55,7 @@ public class OrderInbox {
     }
 
     private final CqlSession session;
-    private final BatchLogBypass bypass;
+    private final BatchLogBypass bypass = new BatchLogBypass();
     private final PreparedStatement insertOrder;
     private final PreparedStatement insertByCustomer;
     private final PreparedStatement insertInbox;
@@ -65,7 +65,6 @@ public class OrderInbox {
 
     public OrderInbox(CqlSession session) {
         this.session = session;
-        this.bypass = BatchLogBypass.watching(session);
         insertOrder = session.prepare("INSERT INTO customer_orders (order_id, customer_id, client_order_id, symbol, exchange, "
                 + "currency, home_region, placed_region, side, order_type, time_in_force, all_or_none, quantity, "
                 + "limit_price, stop_price, triggered, status, filled_quantity, filled_notional, reserved, placed_at, "
