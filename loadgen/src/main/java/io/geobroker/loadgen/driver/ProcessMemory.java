@@ -153,6 +153,33 @@ public final class ProcessMemory implements AutoCloseable {
         }
     }
 
+    /**
+     * The heap still in use after a full collection asked for now ({@code MemoryMXBean.gc()}): the
+     * live data, which the heap after a young collection overstates by the old generation's garbage
+     * until a concurrent cycle clears it. It pauses the JVM for the collection. Empty without a JVM
+     * connection, if it fails, or if the JVM ignores the request ({@code -XX:+DisableExplicitGC}).
+     */
+    public OptionalLong liveHeapBytes() {
+        if (jvm.isEmpty()) {
+            return OptionalLong.empty();
+        }
+        try {
+            long before = collections();
+            jvm.get().invoke(new ObjectName(ManagementFactory.MEMORY_MXBEAN_NAME), "gc", null, null);
+            return collections() > before ? heapAfterGcBytes() : OptionalLong.empty();
+        } catch (Exception e) {
+            return OptionalLong.empty();
+        }
+    }
+
+    private long collections() throws Exception {
+        long count = 0;
+        for (ObjectName collector : collectors) {
+            count += (Long) jvm.get().getAttribute(collector, "CollectionCount");
+        }
+        return count;
+    }
+
     /** The {@code used} bytes of the named pools in a {@code GcInfo}'s {@code memoryUsageAfterGc}. */
     static long usedAfter(CompositeData gcInfo, Set<String> pools) {
         long used = 0;

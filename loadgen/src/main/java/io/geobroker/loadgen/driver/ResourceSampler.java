@@ -21,6 +21,11 @@ import java.util.function.Supplier;
  * broker's consumer lag from its Prometheus page; each Cassandra node's backlog
  * ({@link CassandraCounters#backlog()}). A reading that fails is left out of its series (a gap);
  * a sample that overruns the interval delays the next one rather than overlapping it.
+ *
+ * <p>A phase of {@link #LIVE_HEAP_MIN} or longer (a soak) also gets each JVM's live heap
+ * ({@link ProcessMemory#liveHeapBytes()}) twice: {@link #LIVE_HEAP_LEAD} before the phase (in the
+ * warm-up) and as it ends, each after a full collection the sampler asks for. Those pauses are kept
+ * out of shorter runs, whose latency they would show.
  */
 public final class ResourceSampler implements AutoCloseable {
 
@@ -28,6 +33,10 @@ public final class ResourceSampler implements AutoCloseable {
     static final String RECORDS_LAG_MAX = "kafka_consumer_fetch_manager_records_lag_max";
     private static final Duration SCRAPE_TIMEOUT = Duration.ofSeconds(5);
     private static final String LOAD_GENERATOR = "load generator";
+    /** The shortest phase whose JVMs are asked for a full collection at its edges. */
+    static final Duration LIVE_HEAP_MIN = Duration.ofMinutes(10);
+    /** How long before the phase the first full collections are asked for. */
+    static final Duration LIVE_HEAP_LEAD = Duration.ofSeconds(15);
 
     /**
      * What a run samples besides the load generator itself and the brokers: the processes it started
@@ -48,6 +57,7 @@ public final class ResourceSampler implements AutoCloseable {
     private final Duration interval;
     private final long phaseStartNanos;
     private final long phaseMillis;
+    private final boolean liveHeap;
     // added to by the sampling thread, closed by the run's
     private final List<ProcessMemory> processes = new CopyOnWriteArrayList<>();
     private final Map<String, List<long[]>> points = new LinkedHashMap<>();
@@ -61,6 +71,7 @@ public final class ResourceSampler implements AutoCloseable {
         this.interval = interval;
         this.phaseStartNanos = phaseStartNanos;
         this.phaseMillis = phaseMillis;
+        this.liveHeap = phaseMillis >= LIVE_HEAP_MIN.toMillis();
     }
 
     /**
@@ -74,7 +85,12 @@ public final class ResourceSampler implements AutoCloseable {
         ResourceSampler sampler = new ResourceSampler(interval, System.nanoTime() + startMillis * 1_000_000,
                 measured.toMillis());
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        sampler.processes.add(ProcessMemory.self(LOAD_GENERATOR)); // in-process: nothing to wait for
         sampler.thread.execute(() -> sampler.connect(sources.processes()));
+        if (sampler.liveHeap) {
+            sampler.thread.schedule(sampler::sampleLiveHeap, Math.max(0, startMillis - LIVE_HEAP_LEAD.toMillis()),
+                    TimeUnit.MILLISECONDS);
+        }
         sampler.thread.scheduleAtFixedRate(() -> sampler.sample(sources.cassandra(), brokers, http), startMillis,
                 interval.toMillis(), TimeUnit.MILLISECONDS);
         return sampler;
@@ -82,7 +98,6 @@ public final class ResourceSampler implements AutoCloseable {
 
     private void connect(Map<String, Long> pids) {
         pids.forEach((name, pid) -> processes.add(ProcessMemory.attach(name, pid)));
-        processes.add(ProcessMemory.self(LOAD_GENERATOR));
     }
 
     private void sample(Supplier<Map<String, CassandraCounters.Backlog>> cassandra, Map<String, String> brokers,
@@ -107,12 +122,21 @@ public final class ResourceSampler implements AutoCloseable {
         }
     }
 
+    /** Each JVM's live heap, after a full collection (one JVM at a time). */
+    private void sampleLiveHeap() {
+        for (ProcessMemory p : processes) {
+            p.liveHeapBytes().ifPresent(v -> add(Resources.Quantity.LIVE_HEAP, p.name(), v));
+        }
+    }
+
     private long elapsedMillis() {
         return Math.max(0, (System.nanoTime() - phaseStartNanos) / 1_000_000);
     }
 
     private synchronized void add(Resources.Quantity quantity, String source, long value) {
-        points.computeIfAbsent(quantity.key() + "\n" + source, k -> new ArrayList<>()).add(new long[] {elapsedMillis(), value});
+        // the live heap after the phase is read as it ends: its point is the phase's end
+        long at = Math.min(elapsedMillis(), phaseMillis);
+        points.computeIfAbsent(quantity.key() + "\n" + source, k -> new ArrayList<>()).add(new long[] {at, value});
     }
 
     /**
@@ -140,6 +164,9 @@ public final class ResourceSampler implements AutoCloseable {
     /** Stops sampling and gives the series, in the order their first points came. */
     public Resources finish() {
         stop();
+        if (liveHeap) {
+            sampleLiveHeap();
+        }
         List<Resources.Series> series = new ArrayList<>();
         synchronized (this) {
             points.forEach((key, values) -> {

@@ -26,6 +26,8 @@ public record Resources(long intervalMillis, List<Series> series) {
     public enum Quantity {
         RSS("rss-bytes", "Resident memory (VmRSS) per process", "MB", 1024 * 1024),
         HEAP_AFTER_GC("heap-after-gc-bytes", "Heap used after the last GC per JVM", "MB", 1024 * 1024),
+        LIVE_HEAP("live-heap-bytes", "Live heap per JVM (after a full GC asked for before and after the phase)", "MB",
+                1024 * 1024),
         CONSUMER_LAG("consumer-lag-records", "Consumer lag per broker (records-lag-max of its consumers)", "records", 1),
         PENDING_COMPACTIONS("pending-compactions", "Pending compactions per Cassandra node (CompactionExecutor queue)",
                 "tasks", 1),

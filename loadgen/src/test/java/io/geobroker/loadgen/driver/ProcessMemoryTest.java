@@ -68,6 +68,23 @@ public class ProcessMemoryTest {
         assertThat(kept).hasSize(320);
     }
 
+    @Test
+    void the_live_heap_is_what_a_full_collection_leaves() {
+        try (ProcessMemory self = ProcessMemory.self("load generator")) {
+            List<byte[]> kept = new ArrayList<>();
+            for (int i = 0; i < 320; i++) {
+                kept.add(new byte[100_000]);
+            }
+            long collections = collections();
+            long withKept = self.liveHeapBytes().orElseThrow();
+            assertThat(collections()).as("a collection was made").isGreaterThan(collections);
+            assertThat(kept).hasSize(320);
+            kept = null;
+            long without = self.liveHeapBytes().orElseThrow();
+            assertThat(withKept - without).as("the 32 MB no longer referenced").isGreaterThanOrEqualTo(30_000_000L);
+        }
+    }
+
     private static volatile byte[] sink;
 
     private static long collections() {

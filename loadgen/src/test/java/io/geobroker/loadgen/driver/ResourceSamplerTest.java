@@ -1,6 +1,11 @@
 package io.geobroker.loadgen.driver;
 
+import io.geobroker.loadgen.report.Resources;
 import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,5 +31,22 @@ public class ResourceSamplerTest {
         assertThat(ResourceSampler.gaugeMax("jvm_threads_live_threads 40.0\n", ResourceSampler.RECORDS_LAG_MAX)).isEmpty();
         assertThat(ResourceSampler.gaugeMax("kafka_consumer_fetch_manager_records_lag_max{client_id=\"c\",} NaN\n",
                 ResourceSampler.RECORDS_LAG_MAX)).isEmpty();
+    }
+
+    @Test
+    void a_soak_gets_each_jvms_live_heap_at_its_end_and_a_short_run_does_not() {
+        try (ResourceSampler soak = ResourceSampler.start(ResourceSampler.Sources.none(), Map.of(), Duration.ofHours(1),
+                60_000, Duration.ofMinutes(30))) {
+            Resources resources = soak.finish();
+            List<Resources.Series> live = resources.series().stream()
+                    .filter(s -> s.quantity().equals(Resources.Quantity.LIVE_HEAP.key())).toList();
+            assertThat(live).extracting(Resources.Series::source).containsExactly("load generator");
+            assertThat(live.get(0).points()).hasSize(1);
+            assertThat(live.get(0).points().get(0)[1]).as("live bytes after a full collection").isPositive();
+        }
+        try (ResourceSampler shortRun = ResourceSampler.start(ResourceSampler.Sources.none(), Map.of(), Duration.ofHours(1),
+                0, Duration.ofSeconds(60))) {
+            assertThat(shortRun.finish().series()).noneMatch(s -> s.quantity().equals(Resources.Quantity.LIVE_HEAP.key()));
+        }
     }
 }
