@@ -118,7 +118,8 @@ public record Resources(long intervalMillis, List<Series> series) {
             List<double[]> points = new ArrayList<>();
             long previous = Long.MIN_VALUE;
             for (long[] p : s.points()) {
-                if (previous != Long.MIN_VALUE && p[0] - previous > intervalMillis * 3 / 2) {
+                // the live heap is read twice, at the phase's edges: a line between them, not a gap
+                if (quantity != Quantity.LIVE_HEAP && previous != Long.MIN_VALUE && p[0] - previous > intervalMillis * 3 / 2) {
                     points.add(new double[] {(previous + p[0]) / 2000.0, Double.NaN});
                 }
                 points.add(new double[] {p[0] / 1000.0, quantity.shown(p[1])});

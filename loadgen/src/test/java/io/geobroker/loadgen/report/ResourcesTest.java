@@ -98,6 +98,19 @@ public class ResourcesTest {
     }
 
     @Test
+    void the_live_heap_read_at_the_phases_edges_is_one_line_from_start_to_end() {
+        Resources r = new Resources(10_000, List.of(new Resources.Series("live-heap-bytes", "broker sydney",
+                List.of(new long[] {0, 60 * MB}, new long[] {1_800_000, 90 * MB}))));
+
+        List<io.geobroker.loadgen.report.Svg.Series> lines = r.lines(Resources.Quantity.LIVE_HEAP);
+
+        assertThat(lines.get(0).xs()).containsExactly(0.0, 1800.0);
+        assertThat(lines.get(0).ys()).containsExactly(60.0, 90.0);
+        assertThat(r.changes(1_800_000).get(0).first()).hasValue(60.0 * MB);
+        assertThat(r.changes(1_800_000).get(0).last()).hasValue(90.0 * MB);
+    }
+
+    @Test
     void a_nan_point_splits_a_chart_line_into_two_polylines_of_one_series() {
         String chart = Svg.timeChart("t", "MB", List.of(new Svg.Series("kafka-sydney", new double[] {0, 10, 25, 40},
                 new double[] {100, 110, Double.NaN, 120})), 40);
