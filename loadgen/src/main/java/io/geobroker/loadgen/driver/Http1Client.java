@@ -27,7 +27,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * plain-http broker: worker threads, each with its own kept-alive connection, each sending a request
  * and reading its answer with blocking I/O. A thread is started when every other one is busy, so
  * there are as many threads and connections as requests in flight at the busiest moment (the load
- * generator bounds that with {@code --max-in-flight}); idle ones end after ten minutes.
+ * generator bounds that with {@code --max-in-flight}); one idle for {@link #IDLE} ends and closes its
+ * connection. That must come before the server closes an idle connection (the broker after 5
+ * minutes): a thread that woke after that wrote its request into a connection already closed and
+ * failed it ("connection closed by the server"), which long runs showed as bursts of I/O errors
+ * when a busy second started threads that had idled since an earlier one.
  *
  * <p>Why not {@code java.net.http.HttpClient}: at the demo's 300 orders/s its asynchronous pipeline
  * (selector thread, sequential schedulers, completion stages) cost about 0.4 ms of CPU per request,
@@ -57,8 +61,14 @@ public final class Http1Client implements AutoCloseable {
     private final ExecutorService workers;
     private final ThreadLocal<Connection> connections = new ThreadLocal<>();
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+    /** How long a worker thread and its connection stay without a request before they end. */
+    static final Duration IDLE = Duration.ofSeconds(60);
 
     public Http1Client(URI base, Duration connectTimeout, Duration readTimeout, String threadName) {
+        this(base, connectTimeout, readTimeout, threadName, IDLE);
+    }
+
+    Http1Client(URI base, Duration connectTimeout, Duration readTimeout, String threadName, Duration idle) {
         if (!"http".equalsIgnoreCase(base.getScheme())) {
             throw new IllegalArgumentException("plain http only, not " + base);
         }
@@ -68,8 +78,18 @@ public final class Http1Client implements AutoCloseable {
         this.connectTimeoutMillis = Math.toIntExact(connectTimeout.toMillis());
         this.readTimeoutMillis = Math.toIntExact(readTimeout.toMillis());
         AtomicInteger n = new AtomicInteger();
-        this.workers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 10, TimeUnit.MINUTES, new SynchronousQueue<>(), r -> {
-            Thread t = new Thread(r, threadName + "-" + n.incrementAndGet());
+        this.workers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, idle.toMillis(), TimeUnit.MILLISECONDS,
+                new SynchronousQueue<>(), r -> {
+            Thread t = new Thread(() -> {
+                try {
+                    r.run();
+                } finally {
+                    Connection c = connections.get();
+                    if (c != null) {
+                        drop(c);
+                    }
+                }
+            }, threadName + "-" + n.incrementAndGet());
             t.setDaemon(true);
             return t;
         });
@@ -155,6 +175,11 @@ public final class Http1Client implements AutoCloseable {
             socket.close();
             throw e;
         }
+    }
+
+    /** How many connections are open now. */
+    int openConnections() {
+        return open.size();
     }
 
     private void drop(Connection c) {

@@ -2,6 +2,7 @@ package io.geobroker.loadgen.driver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -137,6 +138,20 @@ class Http1ClientTest {
 
         assertThat(r.status()).isEqualTo(503);
         assertThat(text(r)).endsWith(" 503");
+    }
+
+    @Test
+    void a_worker_idle_for_its_time_ends_and_closes_its_connection() throws Exception {
+        try (Http1Client quick = new Http1Client(URI.create("http://127.0.0.1:" + server.getAddress().getPort()),
+                Duration.ofSeconds(5), Duration.ofSeconds(5), "test-idle", Duration.ofMillis(200))) {
+            assertThat(quick.postJson("/echo", "t", "200".getBytes(StandardCharsets.UTF_8)).get(30, TimeUnit.SECONDS)
+                    .status()).isEqualTo(200);
+            assertThat(quick.openConnections()).isEqualTo(1);
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> quick.openConnections() == 0);
+            assertThat(quick.postJson("/echo", "t", "200".getBytes(StandardCharsets.UTF_8)).get(30, TimeUnit.SECONDS)
+                    .status()).as("a new worker, a new connection").isEqualTo(200);
+        }
     }
 
     @Test
