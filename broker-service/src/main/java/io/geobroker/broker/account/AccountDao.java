@@ -4,6 +4,7 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
+import io.geobroker.broker.order.OrderDao;
 import io.geobroker.broker.web.Page;
 import org.springframework.stereotype.Repository;
 
@@ -45,7 +46,7 @@ public class AccountDao {
 
     public List<Balance> balances(String customerId) {
         List<Balance> out = new ArrayList<>();
-        for (Row r : session.execute(cash.bind(customerId))) {
+        for (Row r : session.execute(OrderDao.requestRead(cash.bind(customerId)))) {
             out.add(new Balance(r.getString("currency"), r.getLong("available"), r.getLong("reserved")));
         }
         return out;
@@ -53,7 +54,7 @@ public class AccountDao {
 
     public List<Position> holdings(String customerId) {
         List<Position> out = new ArrayList<>();
-        for (Row r : session.execute(holdings.bind(customerId))) {
+        for (Row r : session.execute(OrderDao.requestRead(holdings.bind(customerId)))) {
             if (r.getLong("available") != 0 || r.getLong("reserved") != 0) {
                 out.add(new Position(r.getString("symbol"), r.getLong("available"), r.getLong("reserved")));
             }
@@ -63,7 +64,8 @@ public class AccountDao {
 
     public Page<Transaction> transactions(String customerId, int pageSize, ByteBuffer pagingState) {
         ResultSet rs = Page.withToken(pagingState,
-                () -> session.execute(transactions.bind(customerId).setPageSize(pageSize).setPagingState(pagingState)));
+                () -> session.execute(OrderDao.requestRead(transactions.bind(customerId)).setPageSize(pageSize)
+                        .setPagingState(pagingState)));
         List<Transaction> out = new ArrayList<>();
         for (int i = rs.getAvailableWithoutFetching(); i > 0; i--) {
             Row r = rs.one();

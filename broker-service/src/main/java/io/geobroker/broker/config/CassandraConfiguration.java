@@ -10,6 +10,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -27,6 +28,16 @@ import java.util.List;
 public class CassandraConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(CassandraConfiguration.class);
+
+    /**
+     * The execution profile of the reads a customer's request waits on: when the coordinator has
+     * not answered after {@link #SPECULATIVE_READ_DELAY} (a node just restarted, still slow, or one
+     * dead and not yet convicted), the same read goes to the next node of the query plan as well,
+     * and the first answer counts. At one node per DC there is no next node and nothing changes.
+     * Writes keep the default profile: a slow write must not be sent twice into a slow cluster.
+     */
+    public static final String SPECULATIVE_READS = "speculative-reads";
+    static final Duration SPECULATIVE_READ_DELAY = Duration.ofMillis(500);
 
     @Bean(destroyMethod = "close")
     public CqlSession cqlSession(Topology topology, Topology.RegionEndpoints localRegion, BrokerProperties properties) {
@@ -50,6 +61,11 @@ public class CassandraConfiguration {
                 // default 2 s quiet period would only delay every shutdown by 2 s.
                 .withInt(DefaultDriverOption.NETTY_IO_SHUTDOWN_QUIET_PERIOD, 0)
                 .withInt(DefaultDriverOption.NETTY_ADMIN_SHUTDOWN_QUIET_PERIOD, 0)
+                .startProfile(SPECULATIVE_READS)
+                .withString(DefaultDriverOption.SPECULATIVE_EXECUTION_POLICY_CLASS, "ConstantSpeculativeExecutionPolicy")
+                .withInt(DefaultDriverOption.SPECULATIVE_EXECUTION_MAX, 2)
+                .withDuration(DefaultDriverOption.SPECULATIVE_EXECUTION_DELAY, SPECULATIVE_READ_DELAY)
+                .endProfile()
                 .build();
         return CqlSession.builder()
                 .addContactPoints(contactPoints)

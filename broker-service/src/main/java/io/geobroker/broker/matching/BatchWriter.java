@@ -10,7 +10,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.function.ToIntFunction;
 
@@ -30,7 +33,8 @@ import java.util.function.ToIntFunction;
  * two endpoints in the local DC include a node that is dead but not yet convicted by the failure
  * detector, which takes ~20 s after a SIGKILL at 3 nodes per DC), the group goes through the
  * journal at once, and so does every group of several partitions for {@link BatchLogBypass}'s window
- * after it, instead of each waiting out the write timeout again.
+ * after it, instead of each waiting out the write timeout again; and so does every such group for a
+ * minute after a node of the local DC came back up.
  */
 final class BatchWriter {
 
@@ -49,10 +53,13 @@ final class BatchWriter {
     private final EngineMetrics metrics;
     private final int maxBatchBytes;
     private long lastStartNanos = System.nanoTime();
-    private final BatchLogBypass bypass = new BatchLogBypass();
+    private final BatchLogBypass bypass;
+    /** How often a group waiting for its batch looks at the driver's node states. */
+    static final long NODE_CHECK_MILLIS = 50;
 
     BatchWriter(EngineStore store, GroupJournal journal, WriteClock writeClock, Retry retry, EngineMetrics metrics,
-                int maxBatchBytes) {
+                int maxBatchBytes, BatchLogBypass bypass) {
+        this.bypass = bypass;
         this.store = store;
         this.journal = journal;
         this.writeClock = writeClock;
@@ -87,8 +94,13 @@ final class BatchWriter {
                 persistThroughJournal(all, effects, progress, timestamp, SPLIT_BATCH_BYTES);
                 return;
             }
-            Attempt attempt = persistOnce(all, timestamp);
+            Attempt attempt = persistOnce(all, timestamp, partitions > 1);
             if (attempt == Attempt.CONFIRMED) {
+                return;
+            }
+            if (attempt == Attempt.NODE_LOST) {
+                metrics.batchLogBypassed.increment();
+                persistThroughJournal(all, effects, progress, timestamp, SPLIT_BATCH_BYTES);
                 return;
             }
             if (attempt == Attempt.NO_BATCH_LOG) {
@@ -239,15 +251,47 @@ final class BatchWriter {
      * One attempt at a group's batch; false when it failed or its outcome is unknown (a timeout: it
      * may still be applied, with the same values and timestamp as any later write of the group).
      */
-    private Attempt persistOnce(List<BoundStatement> statements, long timestamp) {
+    private Attempt persistOnce(List<BoundStatement> statements, long timestamp, boolean logged) {
         long start = System.nanoTime();
+        CompletableFuture<Void> write = store.executeBatchAsync(statements, timestamp);
         try {
-            store.executeBatch(statements, timestamp);
+            if (!awaitUnlessNodeLost(write, logged)) {
+                log.warn("a node of this DC went down while a logged batch of {} statements was under way: the group "
+                        + "goes through the journal, a batch per partition", statements.size());
+                return Attempt.NODE_LOST;
+            }
             metrics.persistTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
             return Attempt.CONFIRMED;
         } catch (RuntimeException e) {
             log.warn("group commit of {} statements failed ({})", statements.size(), e.toString());
             return bypass.opensOn(e) ? Attempt.NO_BATCH_LOG : Attempt.UNKNOWN;
+        }
+    }
+
+    /**
+     * Waits for a group's batch; returns false, without waiting further, once the driver sees a node
+     * of the local DC down while the batch is a logged one: its batch log may have gone to that
+     * node, and Cassandra answers only after the write timeout. The batch may still be applied, with
+     * the same values and timestamp as the journal path writes. A failed batch throws its own exception.
+     */
+    private boolean awaitUnlessNodeLost(CompletableFuture<Void> write, boolean logged) {
+        while (true) {
+            try {
+                write.get(NODE_CHECK_MILLIS, TimeUnit.MILLISECONDS);
+                return true;
+            } catch (TimeoutException e) {
+                if (logged && bypass.localNodeDown()) {
+                    return false;
+                }
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof RuntimeException cause) {
+                    throw cause;
+                }
+                throw new IllegalStateException(e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for a group's batch", e);
+            }
         }
     }
 
@@ -257,7 +301,9 @@ final class BatchWriter {
         /** Not confirmed: it may still be applied. */
         UNKNOWN,
         /** Its batch log could not be written: nothing of it was applied. */
-        NO_BATCH_LOG
+        NO_BATCH_LOG,
+        /** Given up on when a local node went down: it may still be applied. */
+        NODE_LOST
     }
 
     /** Writes a batch until Cassandra confirms it: the same statements and timestamp every time. */

@@ -118,7 +118,7 @@ public class Engine implements SmartLifecycle {
                 metrics, quotes, clock, directory, region.name(), config.stopProtectionBps());
         metrics.registerResting(orders::resting);
         this.writer = new BatchWriter(store, new GroupJournal(session, region.name()), writeClock, retry, metrics,
-                config.maxBatchBytes());
+                config.maxBatchBytes(), BatchLogBypass.watching(session));
         this.inFlight = new InFlight(offsets, symbols.values(), metrics.publishTimer);
         EngineLog engineLog = new EngineLog(session, region.name());
         this.projection = new Projection(session, store, engineLog, metrics, config.projectionInterval(),

@@ -25,6 +25,7 @@ import java.util.HashMap;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The engine's Cassandra access: the reads that rebuild its state at start and lazily load
@@ -378,13 +379,22 @@ final class EngineStore {
      * partition's update atomically anyway) when they write one.
      */
     void executeBatch(List<BoundStatement> statements, long timestampMicros) {
-        BatchStatement batch = BatchStatement.newInstance(partitions(statements) == 1 ? BatchType.UNLOGGED : BatchType.LOGGED)
+        session.execute(batch(statements, timestampMicros));
+        confirmed(statements, timestampMicros);
+    }
+
+    /** {@link #executeBatch} without waiting: the future completes when Cassandra has answered. */
+    CompletableFuture<Void> executeBatchAsync(List<BoundStatement> statements, long timestampMicros) {
+        return session.executeAsync(batch(statements, timestampMicros)).toCompletableFuture()
+                .thenAccept(rs -> confirmed(statements, timestampMicros));
+    }
+
+    private static BatchStatement batch(List<BoundStatement> statements, long timestampMicros) {
+        return BatchStatement.newInstance(partitions(statements) == 1 ? BatchType.UNLOGGED : BatchType.LOGGED)
                 .addAll(statements)
                 .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM)
                 .setQueryTimestamp(timestampMicros)
                 .setIdempotent(true);
-        session.execute(batch);
-        confirmed(statements, timestampMicros);
     }
 
     /** Keeps confirmed statements for a resend after a cut link heals ({@link HealResend}). */
