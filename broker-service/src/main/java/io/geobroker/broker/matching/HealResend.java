@@ -40,11 +40,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>So the engine keeps its confirmed batches of the last {@code resendWindow} ({@link RecentWrites}).
  * Every {@code linkProbeInterval} this asks each peer broker's liveness and looks at how the driver
  * sees the other DCs' nodes (Cassandra's own view, from its gossip). Two probes in a row without an
- * answer in time, or a node of another DC down, is a cut: from then on every batch is kept. Once every
- * peer answers (or refuses: its host is reachable) and no node of another DC is down, the kept batches
- * are written again at their own write timestamps on a thread of their own: the latest until every DC
- * acknowledged it (EACH_QUORUM), which tells that Cassandra's connection to them carries messages
- * again, then the others at LOCAL_ONE (Cassandra sends every write to every DC's replicas, so the
+ * answer in time, or another DC with a majority of its nodes down (its only node, at one node per
+ * DC), is a cut: from then on every batch is kept. Once every peer answers (or refuses: its host is
+ * reachable) and no other DC has lost its majority, the kept batches are written again at their own
+ * write timestamps on a thread of their own: the latest until every DC acknowledged it
+ * (EACH_QUORUM), which tells that Cassandra's connection to them carries messages again, then the
+ * others at LOCAL_ONE (Cassandra sends every write to every DC's replicas, so the
  * other DCs get them within a round trip).
  * That is safe because every engine write carries absolute values at its group's timestamp: a row
  * written again is written identically, and anything written later (a later group, a deletion) has
@@ -128,10 +129,7 @@ public class HealResend implements SmartLifecycle {
                     unanswered.add(p.getKey());
                 }
             }
-            List<String> down = otherDataCenterNodes().stream()
-                    .filter(n -> n.getState() == NodeState.DOWN || n.getState() == NodeState.FORCED_DOWN)
-                    .map(n -> n.getDatacenter() + " " + n.getEndPoint())
-                    .toList();
+            List<String> down = downInCutDataCenters(otherDataCenterNodes());
             long now = System.currentTimeMillis();
             boolean cut = !unanswered.isEmpty() || !down.isEmpty();
             if (cut && cutSinceMillis < 0) {
@@ -157,6 +155,38 @@ public class HealResend implements SmartLifecycle {
         } catch (Exception e) {
             log.warn("checking the links to other regions failed: {}", e.toString());
         }
+    }
+
+    /**
+     * The down nodes of the other DCs that have lost a majority of their nodes, as "DC endpoint".
+     * Such a DC cannot take its share of LOCAL_QUORUM writes and reads, so it is cut off as a whole.
+     * A minority down (one node of three) is no cut: the DC's other replicas took every write, its
+     * reads at LOCAL_QUORUM see them, and the node catches up from hints; writing the outage's batches
+     * again when it returns only loaded the machine (every engine write of a minute again in a burst,
+     * when the returning node was already busiest) and held up the regions' forwarded orders.
+     */
+    static List<String> downInCutDataCenters(List<Node> nodes) {
+        Map<String, List<Node>> byDataCenter = new HashMap<>();
+        for (Node n : nodes) {
+            byDataCenter.computeIfAbsent(n.getDatacenter(), dc -> new ArrayList<>()).add(n);
+        }
+        List<String> down = new ArrayList<>();
+        for (List<Node> dc : byDataCenter.values()) {
+            List<Node> dcDown = dc.stream().filter(HealResend::isDown).toList();
+            if (lostMajority(dc.size(), dcDown.size())) {
+                dcDown.forEach(n -> down.add(n.getDatacenter() + " " + n.getEndPoint()));
+            }
+        }
+        return down;
+    }
+
+    /** Whether a DC of {@code nodes} nodes with {@code down} of them down has fewer than a majority up. */
+    static boolean lostMajority(int nodes, int down) {
+        return down > 0 && (nodes - down) <= nodes / 2;
+    }
+
+    private static boolean isDown(Node n) {
+        return n.getState() == NodeState.DOWN || n.getState() == NodeState.FORCED_DOWN;
     }
 
     private List<Node> otherDataCenterNodes() {
