@@ -84,6 +84,14 @@ public final class BatchLogBypass {
         return downBesideUp(localNodes.get());
     }
 
+    /**
+     * Whether the local DC has other nodes a batch log can go to: with one node per DC the log is the
+     * coordinator's own, and a logged batch is waited for as any other write.
+     */
+    boolean batchLogsMayGoElsewhere() {
+        return localNodes.get().size() > 1;
+    }
+
     static boolean downBesideUp(List<LocalNode> nodes) {
         boolean up = false;
         boolean down = false;

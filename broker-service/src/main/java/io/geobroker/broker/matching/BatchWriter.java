@@ -253,9 +253,10 @@ final class BatchWriter {
      */
     private Attempt persistOnce(List<BoundStatement> statements, long timestamp, boolean logged) {
         long start = System.nanoTime();
-        CompletableFuture<Void> write = store.executeBatchAsync(statements, timestamp);
         try {
-            if (!awaitUnlessNodeLost(write, logged)) {
+            if (!logged || !bypass.batchLogsMayGoElsewhere()) {
+                store.executeBatch(statements, timestamp);
+            } else if (!awaitUnlessNodeLost(store.executeBatchAsync(statements, timestamp))) {
                 log.warn("a node of this DC went down while a logged batch of {} statements was under way: the group "
                         + "goes through the journal, a batch per partition", statements.size());
                 return Attempt.NODE_LOST;
@@ -269,18 +270,17 @@ final class BatchWriter {
     }
 
     /**
-     * Waits for a group's batch; returns false, without waiting further, once the driver sees a node
-     * of the local DC down while the batch is a logged one: its batch log may have gone to that
-     * node, and Cassandra answers only after the write timeout. The batch may still be applied, with
+     * Waits for a logged batch of a DC of several nodes; returns false, without waiting further, once
+     * the driver sees a node of the local DC down: its batch log may have gone to that node, and Cassandra answers only after the write timeout. The batch may still be applied, with
      * the same values and timestamp as the journal path writes. A failed batch throws its own exception.
      */
-    private boolean awaitUnlessNodeLost(CompletableFuture<Void> write, boolean logged) {
+    private boolean awaitUnlessNodeLost(CompletableFuture<Void> write) {
         while (true) {
             try {
                 write.get(NODE_CHECK_MILLIS, TimeUnit.MILLISECONDS);
                 return true;
             } catch (TimeoutException e) {
-                if (logged && bypass.localNodeDown()) {
+                if (bypass.localNodeDown()) {
                     return false;
                 }
             } catch (ExecutionException e) {

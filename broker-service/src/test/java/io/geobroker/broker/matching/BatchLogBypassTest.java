@@ -75,6 +75,13 @@ class BatchLogBypassTest {
     }
 
     @Test
+    void batch_logs_go_to_other_nodes_only_in_a_dc_of_several() {
+        assertThat(new BatchLogBypass().batchLogsMayGoElsewhere()).as("watching no session").isFalse();
+        assertThat(new BatchLogBypass(() -> List.of(up(1)), 0).batchLogsMayGoElsewhere()).isFalse();
+        assertThat(new BatchLogBypass(() -> List.of(up(1), up(1), down()), 0).batchLogsMayGoElsewhere()).isTrue();
+    }
+
+    @Test
     void a_node_down_counts_only_beside_one_up() {
         assertThat(BatchLogBypass.downBesideUp(List.of(up(1), down()))).isTrue();
         assertThat(BatchLogBypass.downBesideUp(List.of(up(1), up(2)))).isFalse();
