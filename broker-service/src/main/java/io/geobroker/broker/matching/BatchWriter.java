@@ -33,8 +33,9 @@ import java.util.function.ToIntFunction;
  * two endpoints in the local DC include a node that is dead but not yet convicted by the failure
  * detector, which takes ~20 s after a SIGKILL at 3 nodes per DC), the group goes through the
  * journal at once, and so does every group of several partitions for {@link BatchLogBypass}'s window
- * after it, instead of each waiting out the write timeout again; and so does every such group for a
- * minute after a node of the local DC came back up.
+ * after it, instead of each waiting out the write timeout again. In a DC of several nodes so does
+ * every such group while the driver sees a node of the local DC down (a logged batch under way when
+ * that happens is not waited for) and for a minute after one came back up.
  */
 final class BatchWriter {
 
@@ -271,8 +272,9 @@ final class BatchWriter {
 
     /**
      * Waits for a logged batch of a DC of several nodes; returns false, without waiting further, once
-     * the driver sees a node of the local DC down: its batch log may have gone to that node, and Cassandra answers only after the write timeout. The batch may still be applied, with
-     * the same values and timestamp as the journal path writes. A failed batch throws its own exception.
+     * the driver sees a node of the local DC down: its batch log may have gone to that node, and
+     * Cassandra answers only after the write timeout. The batch may still be applied, with the same
+     * values and timestamp as the journal path writes. A failed batch throws its own exception.
      */
     private boolean awaitUnlessNodeLost(CompletableFuture<Void> write) {
         while (true) {
