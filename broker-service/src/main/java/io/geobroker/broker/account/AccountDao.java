@@ -4,7 +4,6 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
-import io.geobroker.broker.order.OrderDao;
 import io.geobroker.broker.web.Page;
 import org.springframework.stereotype.Repository;
 
@@ -13,6 +12,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+
+import static io.geobroker.broker.config.CassandraConfiguration.requestRead;
 
 /** Reads of a customer's cash, holdings and transactions; the engine does the writes. */
 @Repository
@@ -46,7 +47,7 @@ public class AccountDao {
 
     public List<Balance> balances(String customerId) {
         List<Balance> out = new ArrayList<>();
-        for (Row r : session.execute(OrderDao.requestRead(cash.bind(customerId)))) {
+        for (Row r : session.execute(requestRead(cash.bind(customerId)))) {
             out.add(new Balance(r.getString("currency"), r.getLong("available"), r.getLong("reserved")));
         }
         return out;
@@ -54,7 +55,7 @@ public class AccountDao {
 
     public List<Position> holdings(String customerId) {
         List<Position> out = new ArrayList<>();
-        for (Row r : session.execute(OrderDao.requestRead(holdings.bind(customerId)))) {
+        for (Row r : session.execute(requestRead(holdings.bind(customerId)))) {
             if (r.getLong("available") != 0 || r.getLong("reserved") != 0) {
                 out.add(new Position(r.getString("symbol"), r.getLong("available"), r.getLong("reserved")));
             }
@@ -64,7 +65,7 @@ public class AccountDao {
 
     public Page<Transaction> transactions(String customerId, int pageSize, ByteBuffer pagingState) {
         ResultSet rs = Page.withToken(pagingState,
-                () -> session.execute(OrderDao.requestRead(transactions.bind(customerId)).setPageSize(pageSize)
+                () -> session.execute(requestRead(transactions.bind(customerId)).setPageSize(pageSize)
                         .setPagingState(pagingState)));
         List<Transaction> out = new ArrayList<>();
         for (int i = rs.getAvailableWithoutFetching(); i > 0; i--) {

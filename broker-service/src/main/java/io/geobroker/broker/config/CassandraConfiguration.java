@@ -3,6 +3,7 @@ package io.geobroker.broker.config;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import io.geobroker.domain.Topology;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,6 +39,11 @@ public class CassandraConfiguration {
      */
     public static final String SPECULATIVE_READS = "speculative-reads";
     static final Duration SPECULATIVE_READ_DELAY = Duration.ofMillis(500);
+
+    /** A read a customer's request waits on, on the {@link #SPECULATIVE_READS} profile. */
+    public static BoundStatement requestRead(BoundStatement read) {
+        return read.setExecutionProfileName(SPECULATIVE_READS);
+    }
 
     @Bean(destroyMethod = "close")
     public CqlSession cqlSession(Topology topology, Topology.RegionEndpoints localRegion, BrokerProperties properties) {

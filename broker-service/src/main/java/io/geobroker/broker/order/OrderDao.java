@@ -6,7 +6,6 @@ import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
-import io.geobroker.broker.config.CassandraConfiguration;
 import io.geobroker.broker.web.Page;
 import io.geobroker.domain.OrderStatus;
 import io.geobroker.domain.OrderType;
@@ -22,6 +21,8 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+
+import static io.geobroker.broker.config.CassandraConfiguration.requestRead;
 
 /** Reads of the {@code customer_orders} and {@code orders_by_customer} tables; the engine does the writes. */
 @Repository
@@ -107,11 +108,6 @@ public class OrderDao {
         }
         ByteBuffer next = rs.getExecutionInfo().getPagingState();
         return new Page<>(orders, next);
-    }
-
-    /** A read a customer's request waits on: tried on a second node when the first is slow to answer. */
-    public static BoundStatement requestRead(BoundStatement read) {
-        return read.setExecutionProfileName(CassandraConfiguration.SPECULATIVE_READS);
     }
 
     /** The result of an asynchronous read, or the driver's own exception if it failed. */
