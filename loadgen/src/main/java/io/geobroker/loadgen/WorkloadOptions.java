@@ -85,7 +85,7 @@ public final class WorkloadOptions {
             description = "Bound on creating and funding the customers. Default: ${DEFAULT-VALUE}.")
     Duration setupTimeout;
 
-    @Option(names = "--max-in-flight", defaultValue = "64",
+    @Option(names = "--max-in-flight", defaultValue = "256",
             description = "Bound on orders awaiting an answer from each region's broker (= its kept-alive HTTP connections); "
                     + "beyond it orders queue in the load generator, and that wait counts as latency. Default: ${DEFAULT-VALUE}.")
     int maxInFlight;
