@@ -399,15 +399,7 @@ final class EngineStore {
 
     /** Keeps confirmed statements for a resend after a cut link heals ({@link HealResend}). */
     void confirmed(List<BoundStatement> statements, long timestampMicros) {
-        long bytes = 0;
-        for (BoundStatement s : statements) {
-            // what the statement holds on to (its values), cheaper than the driver's exact wire size
-            bytes += 64;
-            for (ByteBuffer v : s.getValues()) {
-                bytes += v == null ? 0 : v.remaining();
-            }
-        }
-        recent.add(System.currentTimeMillis(), timestampMicros, statements, bytes);
+        recent.add(System.currentTimeMillis(), timestampMicros, statements, HealResend.bytesHeld(statements));
     }
 
     /**

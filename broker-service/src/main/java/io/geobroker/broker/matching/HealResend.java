@@ -19,6 +19,8 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +30,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Brings the other regions' DCs up to date with this engine's writes as soon as a cut link is back,
@@ -45,8 +46,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * reachable) and no other DC has lost its majority, the kept batches are written again at their own
  * write timestamps on a thread of their own: the latest until every DC acknowledged it
  * (EACH_QUORUM), which tells that Cassandra's connection to them carries messages again, then the
- * others at LOCAL_ONE (Cassandra sends every write to every DC's replicas, so the
- * other DCs get them within a round trip).
+ * others, including those written until then, at EACH_QUORUM too (so a LOCAL_QUORUM read in any DC
+ * sees them), what was not acknowledged again a few times.
  * That is safe because every engine write carries absolute values at its group's timestamp: a row
  * written again is written identically, and anything written later (a later group, a deletion) has
  * a later timestamp and still wins. A peer broker that restarts is refused, not timed out, so it is
@@ -58,8 +59,10 @@ public class HealResend implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(HealResend.class);
     /** Probes without an answer in a row that make a cut. */
     static final int MISSES_FOR_A_CUT = 2;
-    /** Batches written again at a time. */
-    private static final int IN_FLIGHT = 16;
+    /** Batches written again at a time (each waits for a quorum in every DC: a WAN round trip). */
+    private static final int IN_FLIGHT = 64;
+    /** Rounds of writing again what was not acknowledged before it is left to Cassandra's hints. */
+    static final int RESEND_ROUNDS = 8;
     /** How soon the first batch is written again when the other DCs did not acknowledge it. */
     static final java.time.Duration PROBE_RETRY = java.time.Duration.ofMillis(250);
     /** How long the first batch is written again before the cut's batches are left to Cassandra's hints. */
@@ -75,6 +78,7 @@ public class HealResend implements SmartLifecycle {
     private ScheduledExecutorService timer;
     private volatile boolean running;
     private volatile long cutSinceMillis = -1;
+    private volatile long lastHealMillis = -1;
     private String cutReason = "";
 
     public HealResend(CqlSession session, PeerClient peers, Topology topology, Topology.RegionEndpoints localRegion,
@@ -96,6 +100,38 @@ public class HealResend implements SmartLifecycle {
     /** Where the engine's store records each batch Cassandra confirmed. */
     RecentWrites<BoundStatement> recent() {
         return recent;
+    }
+
+    /**
+     * Keeps rows written outside the engine, once Cassandra confirmed them, to be written again after
+     * a cut like the engine's batches: an order placed here for another region's symbol (its PENDING
+     * row and the home region's inbox row). The home region can take such an order only once both
+     * are in its DC, and after a cut longer than a few seconds it no longer takes the placing
+     * broker's announcement of it, so without this the order waited for Cassandra's hints.
+     */
+    public void confirmed(List<BoundStatement> statements, long timestampMicros) {
+        recent.add(System.currentTimeMillis(), timestampMicros, statements, bytesHeld(statements));
+    }
+
+    /** What a batch's statements hold on to (their values), cheaper than the driver's exact wire size. */
+    static long bytesHeld(List<BoundStatement> statements) {
+        long bytes = 0;
+        for (BoundStatement s : statements) {
+            bytes += 64;
+            for (java.nio.ByteBuffer v : s.getValues()) {
+                bytes += v == null ? 0 : v.remaining();
+            }
+        }
+        return bytes;
+    }
+
+    /**
+     * When a cut link to another region was last noticed back (System.currentTimeMillis()), or -1:
+     * the inbox poller reads the inbox often for a while then, as the other region's writes of the
+     * cut arrive.
+     */
+    public long lastHealMillis() {
+        return lastHealMillis;
     }
 
     @Override
@@ -143,7 +179,8 @@ public class HealResend implements SmartLifecycle {
             } else if (!cut && cutSinceMillis >= 0) {
                 long since = cutSinceMillis;
                 cutSinceMillis = -1;
-                resend(recent.release(now), now - since);
+                lastHealMillis = now;
+                resend(now - since);
             }
             long dropped = recent.takeDropped();
             if (dropped > 0) {
@@ -200,16 +237,17 @@ public class HealResend implements SmartLifecycle {
      * other DC carries messages yet: after a cut it can sit in TCP's retransmission back-off, and a
      * write queued behind it expires after the write timeout and becomes a hint again. So the latest
      * batch goes first, at EACH_QUORUM, again every {@link #PROBE_RETRY} until every DC acknowledged
-     * it (at most {@link #PROBE_DEADLINE}); then the others, in order, at LOCAL_ONE, up to
-     * {@link #IN_FLIGHT} at a time, over the connection that just carried one.
+     * it (at most {@link #PROBE_DEADLINE}); then the others kept until that moment, in order,
+     * {@link #writeAgain}, the ones not acknowledged again up to {@link #RESEND_ROUNDS} times.
      */
-    private void resend(List<RecentWrites.Entry<BoundStatement>> batches, long cutMillis) throws InterruptedException {
-        if (batches.isEmpty()) {
+    private void resend(long cutMillis) throws InterruptedException {
+        RecentWrites.Entry<BoundStatement> last = recent.latestHeld();
+        if (last == null) {
+            recent.release(System.currentTimeMillis());
             log.info("link to the other regions back after {} ms ({}): nothing written meanwhile", cutMillis, cutReason);
             return;
         }
         long start = System.nanoTime();
-        RecentWrites.Entry<BoundStatement> last = batches.get(batches.size() - 1);
         long deadline = start + PROBE_DEADLINE.toNanos();
         int attempts = 0;
         while (true) {
@@ -220,27 +258,59 @@ public class HealResend implements SmartLifecycle {
                 break;
             } catch (RuntimeException e) {
                 if (System.nanoTime() > deadline || !running) {
+                    int left = recent.release(System.currentTimeMillis()).size();
                     log.warn("link to the other regions back after {} ms, but the other DCs did not acknowledge a write "
                             + "in {} attempts ({}): the {} batches of the cut are left to Cassandra's hints", cutMillis,
-                            attempts, e.toString(), batches.size());
+                            attempts, e.toString(), left);
                     return;
                 }
                 Thread.sleep(PROBE_RETRY.toMillis());
             }
         }
         long flowingNanos = System.nanoTime() - start;
-        Semaphore slots = new Semaphore(IN_FLIGHT);
-        AtomicLong failed = new AtomicLong();
-        long statements = last.statements().size();
-        long bytes = last.bytes();
-        for (RecentWrites.Entry<BoundStatement> e : batches.subList(0, batches.size() - 1)) {
-            slots.acquire();
+        // Kept until now: the link is back some seconds before Cassandra sees the other DC's nodes up
+        // again, and what was written in between became hints as well.
+        List<RecentWrites.Entry<BoundStatement>> batches = recent.release(System.currentTimeMillis());
+        long statements = 0;
+        long bytes = 0;
+        List<RecentWrites.Entry<BoundStatement>> pending = new ArrayList<>(batches.size());
+        for (RecentWrites.Entry<BoundStatement> e : batches) {
             statements += e.statements().size();
             bytes += e.bytes();
-            CompletionStage<?> written = session.executeAsync(batch(e, DefaultConsistencyLevel.LOCAL_ONE));
+            if (e != last) {
+                pending.add(e);
+            }
+        }
+        int rounds = 0;
+        while (!pending.isEmpty() && rounds < RESEND_ROUNDS && running) {
+            if (rounds++ > 0) {
+                Thread.sleep(PROBE_RETRY.toMillis());
+            }
+            pending = writeAgain(pending);
+        }
+        log.info("link to the other regions back after {} ms ({}): the other DCs acknowledged a write after {} ms "
+                        + "({} attempts); wrote again {} batches ({} statements, {} bytes) in {} ms, {} round(s){}",
+                cutMillis, cutReason, flowingNanos / 1_000_000, attempts, batches.size(), statements, bytes,
+                (System.nanoTime() - start) / 1_000_000, rounds,
+                pending.isEmpty() ? "" : "; " + pending.size() + " not acknowledged, left to Cassandra's hints");
+    }
+
+    /**
+     * Writes the batches at EACH_QUORUM, {@link #IN_FLIGHT} at a time, and returns those not
+     * acknowledged. A quorum in every DC, not one replica anywhere: at three nodes per DC a
+     * coordinator still taking a node of the other DC for down hints its write there instead of
+     * sending it, and a LOCAL_QUORUM read in that DC may then ask the two replicas without it.
+     */
+    private List<RecentWrites.Entry<BoundStatement>> writeAgain(List<RecentWrites.Entry<BoundStatement>> batches)
+            throws InterruptedException {
+        Semaphore slots = new Semaphore(IN_FLIGHT);
+        List<RecentWrites.Entry<BoundStatement>> failed = Collections.synchronizedList(new ArrayList<>());
+        for (RecentWrites.Entry<BoundStatement> e : batches) {
+            slots.acquire();
+            CompletionStage<?> written = session.executeAsync(batch(e, DefaultConsistencyLevel.EACH_QUORUM));
             written.whenComplete((rs, error) -> {
                 if (error != null) {
-                    failed.incrementAndGet();
+                    failed.add(e);
                 } else {
                     resentBatches.increment();
                 }
@@ -248,11 +318,9 @@ public class HealResend implements SmartLifecycle {
             });
         }
         slots.acquire(IN_FLIGHT);
-        log.info("link to the other regions back after {} ms ({}): the other DCs acknowledged a write after {} ms "
-                        + "({} attempts); wrote again {} batches ({} statements, {} bytes) in {} ms{}",
-                cutMillis, cutReason, flowingNanos / 1_000_000, attempts, batches.size(), statements, bytes,
-                (System.nanoTime() - start) / 1_000_000,
-                failed.get() == 0 ? "" : "; " + failed.get() + " failed, left to Cassandra's hints");
+        List<RecentWrites.Entry<BoundStatement>> again = new ArrayList<>(failed);
+        again.sort(Comparator.comparingLong(RecentWrites.Entry::writtenMillis));
+        return again;
     }
 
     private static BatchStatement batch(RecentWrites.Entry<BoundStatement> e, DefaultConsistencyLevel consistency) {

@@ -70,6 +70,12 @@ final class RecentWrites<S> {
         return held;
     }
 
+    /** The latest batch kept since the hold began, or null: what is written first when the link is back. */
+    synchronized Entry<S> latestHeld() {
+        Entry<S> last = entries.peekLast();
+        return last != null && last.writtenMillis() >= holdFromMillis ? last : null;
+    }
+
     /** Batches dropped while holding because of {@code maxBytes} since the last call. */
     synchronized long takeDropped() {
         long d = dropped;

@@ -2,6 +2,7 @@ package io.geobroker.broker.routing;
 
 import io.geobroker.broker.config.BrokerProperties;
 import io.geobroker.broker.matching.Engine;
+import io.geobroker.broker.matching.HealResend;
 import io.geobroker.broker.order.Order;
 import io.geobroker.domain.Region;
 import io.geobroker.domain.Topology;
@@ -33,7 +34,9 @@ import java.util.concurrent.TimeUnit;
  * placed in the last {@code inboxTailMargin}, which covers rows replicating out of order) plus a
  * read of the not-yet-processed rows of the last {@code inboxSweepWindow} every
  * {@code inboxSweepInterval} and once at start (rows that came late: a lost announcement, a region
- * cut off and its writes delivered later as hints; orders left over from before a restart).
+ * cut off and its writes delivered later as hints; orders left over from before a restart), and
+ * every {@link #HEAL_SWEEP_INTERVAL_MILLIS} ms for {@link #HEAL_SWEEPS_MILLIS} ms after a cut link came back ({@link HealResend}), when
+ * the placing brokers write the cut's rows again.
  *
  * <p>An inbox row may become visible before its order row (they are separate mutations across the
  * WAN); it is then simply tried again on a later read. Orders handed to the engine are remembered
@@ -51,12 +54,21 @@ public class InboxPoller implements SmartLifecycle {
      * restart. A fresh one cannot be: the peer gives up on it within its request timeout.
      */
     static final long ANNOUNCEMENT_MAX_AGE_MILLIS = 5_000;
+    /**
+     * For this long after a cut link came back the inbox is swept every {@link #HEAL_SWEEP_INTERVAL_MILLIS}:
+     * the orders placed in other regions during the cut arrive then (their placing brokers write their
+     * rows again once Cassandra carries writes to this DC again, 5-20 s after the link's return at
+     * three nodes per DC), and their announcements are too old to be taken.
+     */
+    static final long HEAL_SWEEPS_MILLIS = 60_000;
+    static final long HEAL_SWEEP_INTERVAL_MILLIS = 2_000;
 
     /** An announced order as the placing region stored it, with the write time of its rows. */
     private record Announced(OrderInbox.Entry entry, Order order, long writeMicros) {
     }
 
     private final OrderInbox inbox;
+    private final HealResend healResend;
     private final Engine engine;
     private final String region;
     private final BrokerProperties.CrossRegion config;
@@ -73,9 +85,13 @@ public class InboxPoller implements SmartLifecycle {
     private Thread thread;
     private long nextSweepMillis;
     private long nextTailMillis;
+    private long healSeenMillis = -1;
+    private long healSweepsUntilMillis = -1;
 
-    public InboxPoller(OrderInbox inbox, Engine engine, Region region, Topology topology, BrokerProperties properties) {
+    public InboxPoller(OrderInbox inbox, Engine engine, HealResend healResend, Region region, Topology topology,
+                       BrokerProperties properties) {
         this.inbox = inbox;
+        this.healResend = healResend;
         this.engine = engine;
         this.region = region.name();
         this.config = properties.crossRegion();
@@ -101,9 +117,15 @@ public class InboxPoller implements SmartLifecycle {
             while (running) {
                 long now = System.currentTimeMillis();
                 try {
+                    long healed = healResend.lastHealMillis();
+                    if (healed > healSeenMillis) {
+                        healSeenMillis = healed;
+                        healSweepsUntilMillis = healed + HEAL_SWEEPS_MILLIS;
+                        nextSweepMillis = Math.min(nextSweepMillis, now + HEAL_SWEEP_INTERVAL_MILLIS);
+                    }
                     if (now >= nextSweepMillis) {
                         sweep(now);
-                        nextSweepMillis = now + config.inboxSweepInterval().toMillis();
+                        nextSweepMillis = nextSweep(now, healSweepsUntilMillis, config.inboxSweepInterval().toMillis());
                     }
                     if (now >= nextTailMillis) {
                         tail(now);
@@ -148,6 +170,11 @@ public class InboxPoller implements SmartLifecycle {
                 hand(a.entry(), a.order(), a.writeMicros());
             }
         }
+    }
+
+    /** When the sweep after one at {@code now} is due: soon while a heal's sweeps last, else after the interval. */
+    static long nextSweep(long now, long healSweepsUntilMillis, long intervalMillis) {
+        return now + (now < healSweepsUntilMillis ? Math.min(HEAL_SWEEP_INTERVAL_MILLIS, intervalMillis) : intervalMillis);
     }
 
     /** Rows placed since {@code now - tailMargin}, in the one or two minute partitions that covers. */

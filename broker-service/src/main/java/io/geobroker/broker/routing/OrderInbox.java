@@ -9,6 +9,7 @@ import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.uuid.Uuids;
 import io.geobroker.broker.matching.BatchLogBypass;
+import io.geobroker.broker.matching.HealResend;
 import io.geobroker.broker.order.NewOrder;
 import io.geobroker.broker.order.Order;
 import io.geobroker.broker.order.OrderDao;
@@ -60,6 +61,7 @@ public class OrderInbox {
 
     private final CqlSession session;
     private final BatchLogBypass bypass;
+    private final HealResend healResend;
     private final PreparedStatement insertOrder;
     private final PreparedStatement insertByCustomer;
     private final PreparedStatement insertInbox;
@@ -67,8 +69,9 @@ public class OrderInbox {
     private final PreparedStatement selectPartition;
     private final PreparedStatement selectOrder;
 
-    public OrderInbox(CqlSession session) {
+    public OrderInbox(CqlSession session, HealResend healResend) {
         this.session = session;
+        this.healResend = healResend;
         this.bypass = BatchLogBypass.watching(session);
         insertOrder = session.prepare("INSERT INTO customer_orders (order_id, customer_id, client_order_id, symbol, exchange, "
                 + "currency, home_region, placed_region, side, order_type, time_in_force, all_or_none, quantity, "
@@ -127,6 +130,11 @@ public class OrderInbox {
      * a node just restarted is) is durable: the order is accepted, its rows arrive from the log.
      */
     private void write(List<BoundStatement> rows, long writeMicros) {
+        writeOnce(rows, writeMicros);
+        healResend.confirmed(rows, writeMicros);
+    }
+
+    private void writeOnce(List<BoundStatement> rows, long writeMicros) {
         if (!bypass.active()) {
             try {
                 session.execute(BatchStatement.newInstance(BatchType.LOGGED).addAll(rows)

@@ -75,4 +75,22 @@ class RecentWritesTest {
         assertThat(recent.release(2)).isEmpty();
         assertThatThrownBy(() -> new RecentWrites<String>(-1, 0)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void the_latest_held_batch_is_the_last_written_since_the_hold_and_later_ones_are_released_with_it() {
+        RecentWrites<String> recent = new RecentWrites<>(1_000, 1 << 20);
+        recent.add(0, 1, List.of("a"), 10);
+        assertThat(recent.latestHeld()).as("nothing is held before a cut").isNull();
+
+        recent.hold(5_000);
+        assertThat(recent.latestHeld()).as("the hold starts a window before the cut: t=0 is older").isNull();
+        recent.add(5_100, 2, List.of("b"), 10);
+        assertThat(recent.latestHeld().timestampMicros()).isEqualTo(2);
+        // written after the link was back, before the other DC acknowledged the latest batch
+        recent.add(9_000, 3, List.of("c"), 10);
+        assertThat(recent.latestHeld().timestampMicros()).isEqualTo(3);
+
+        assertThat(timestamps(recent.release(9_500))).containsExactly(2L, 3L);
+        assertThat(recent.latestHeld()).as("released: nothing held").isNull();
+    }
 }
