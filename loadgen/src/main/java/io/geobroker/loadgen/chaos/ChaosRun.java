@@ -32,6 +32,8 @@ public final class ChaosRun {
     /** Time given between a served-again and the last error it explains (an order's answer timeout, and a second). */
     static final long GRACE_MILLIS = Driver.REQUEST_TIMEOUT.toMillis() + 1_000;
     private static final Duration POLL = Duration.ofSeconds(1);
+    /** How often the wait for the cut's orders to agree says which are still apart. */
+    private static final Duration NOTE_EVERY = Duration.ofSeconds(5);
 
     private final FaultTarget deployment;
     private final ChaosPlan plan;
@@ -126,9 +128,19 @@ public final class ChaosRun {
     }
 
     /** Polls the orders placed in {@code [from, to]} (ms from the origin) until every region shows each the same and none PENDING. */
+    /**
+     * Waits until every order placed during the cut has reached every region: each region shows it
+     * (not PENDING) at least as far along as its home region showed it one read before. Under load
+     * the cut's resting orders go on filling after the heal, and a region's orders are read seconds
+     * after the other's, so asking for equal states in one pass asked for a pause in the fills; a
+     * region's later read that has every change its home had made by the earlier read has caught up.
+     * The time is that of the later read's end.
+     */
     private long agreement(DeploymentReader reader, long fromMillis, long toMillis, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         long restored = System.nanoTime();
+        long nextNote = restored + NOTE_EVERY.toNanos();
+        Map<String, Map<String, OrderView>> before = null;
         while (System.nanoTime() < deadline) {
             try {
                 Map<String, Map<String, OrderView>> orders = reader.ordersSince(originEpochMillis + fromMillis);
@@ -136,9 +148,19 @@ public final class ChaosRun {
                 orders.forEach((region, m) -> duringCut.put(region, m.values().stream()
                         .filter(o -> o.placedAtMillis() <= originEpochMillis + toMillis)
                         .collect(Collectors.toMap(OrderView::orderId, o -> o))));
-                if (agree(duringCut)) {
-                    return toMillis + (System.nanoTime() - restored) / 1_000_000;
+                if (before != null) {
+                    List<String> behind = behind(before, duringCut);
+                    if (behind.isEmpty()) {
+                        return toMillis + (System.nanoTime() - restored) / 1_000_000;
+                    }
+                    if (System.nanoTime() >= nextNote) {
+                        nextNote = System.nanoTime() + NOTE_EVERY.toNanos();
+                        System.err.printf(Locale.ROOT, "chaos: %.0f s after the heal, %d order(s) of the cut not yet everywhere as their home had them%s%n",
+                                (System.nanoTime() - restored) / 1e9, behind.size(),
+                                ", e.g. " + String.join("; ", behind.subList(0, Math.min(3, behind.size()))));
+                    }
                 }
+                before = duringCut;
             } catch (IOException e) {
                 // a region not answering yet: try again
             }
@@ -147,20 +169,67 @@ public final class ChaosRun {
         return -1;
     }
 
-    static boolean agree(Map<String, Map<String, OrderView>> orders) {
+    /**
+     * The orders of {@code before} or {@code now} that some region in {@code now} does not show as far
+     * along as their home region showed them in {@code before} (absent there, PENDING, fewer shares
+     * filled, an earlier status, or another end), each as "id: home state, then region state, ...".
+     * An order its home did not show yet, or showed PENDING, is behind too.
+     */
+    static List<String> behind(Map<String, Map<String, OrderView>> before, Map<String, Map<String, OrderView>> now) {
         Set<String> all = new TreeSet<>();
-        orders.values().forEach(m -> all.addAll(m.keySet()));
+        before.values().forEach(m -> all.addAll(m.keySet()));
+        now.values().forEach(m -> all.addAll(m.keySet()));
+        List<String> behind = new ArrayList<>();
         for (String id : all) {
-            String state = null;
-            for (Map<String, OrderView> m : orders.values()) {
-                OrderView o = m.get(id);
-                if (o == null || o.status().equals("PENDING") || (state != null && !state.equals(o.state()))) {
-                    return false;
-                }
-                state = o.state();
+            OrderView home = homeView(before, id);
+            boolean caughtUp = home != null && !home.status().equals("PENDING");
+            StringBuilder line = new StringBuilder(id).append(": home ").append(home == null ? "none" : home.state())
+                    .append(", then");
+            for (Map.Entry<String, Map<String, OrderView>> region : now.entrySet()) {
+                OrderView o = region.getValue().get(id);
+                caughtUp &= o != null && home != null && atLeast(o, home);
+                line.append(' ').append(region.getKey()).append(' ').append(o == null ? "none" : o.state());
+            }
+            if (!caughtUp) {
+                behind.add(line.toString());
             }
         }
-        return true;
+        return behind;
+    }
+
+    private static OrderView homeView(Map<String, Map<String, OrderView>> orders, String id) {
+        for (Map<String, OrderView> m : orders.values()) {
+            OrderView o = m.get(id);
+            if (o != null && !o.homeRegion().isEmpty()) {
+                Map<String, OrderView> home = orders.get(o.homeRegion());
+                return home == null ? null : home.get(id);
+            }
+        }
+        return null;
+    }
+
+    /** Whether {@code o} has every change {@code home} has: not PENDING, as many shares filled, as far along or the same end. */
+    static boolean atLeast(OrderView o, OrderView home) {
+        if (o.status().equals("PENDING") || o.filledQuantity() < home.filledQuantity()) {
+            return false;
+        }
+        int rank = rank(o.status());
+        int homeRank = rank(home.status());
+        if (homeRank == TERMINAL) {
+            return o.status().equals(home.status()) && o.filledQuantity() == home.filledQuantity();
+        }
+        return rank >= homeRank;
+    }
+
+    private static final int TERMINAL = 3;
+
+    private static int rank(String status) {
+        return switch (status) {
+            case "PENDING" -> 0;
+            case "OPEN" -> 1;
+            case "PARTIALLY_FILLED" -> 2;
+            default -> TERMINAL;
+        };
     }
 
     private DeploymentReader reader(List<Driver.Customer> customers) {

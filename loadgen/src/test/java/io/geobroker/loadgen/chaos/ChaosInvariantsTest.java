@@ -158,14 +158,31 @@ class ChaosInvariantsTest {
     }
 
     @Test
-    void agreement_after_a_cut_needs_every_order_everywhere_and_none_pending() {
-        Map<String, Map<String, OrderView>> orders = new LinkedHashMap<>();
-        orders.put("sydney", Map.of("o1", order("o1", "BUY", "PENDING", 5, 0)));
-        orders.put("nvirginia", Map.of());
-        assertThat(ChaosRun.agree(orders)).isFalse();
-        orders.put("sydney", Map.of("o1", order("o1", "BUY", "OPEN", 5, 0)));
-        orders.put("nvirginia", Map.of("o1", order("o1", "BUY", "OPEN", 5, 0)));
-        assertThat(ChaosRun.agree(orders)).isTrue();
+    void after_a_cut_every_region_must_show_each_order_as_far_along_as_its_home_did_a_read_before() {
+        Map<String, Map<String, OrderView>> before = new LinkedHashMap<>();
+        before.put("sydney", Map.of("o1", order("o1", "BUY", "PENDING", 5, 0)));
+        before.put("nvirginia", Map.of());
+        assertThat(ChaosRun.behind(before, before)).as("the home has not taken it")
+                .containsExactly("o1: home none, then sydney PENDING 0/5 nvirginia none");
+
+        before.put("sydney", Map.of("o1", order("o1", "BUY", "OPEN", 5, 0)));
+        before.put("nvirginia", Map.of("o1", order("o1", "BUY", "PARTIALLY_FILLED", 5, 2)));
+        Map<String, Map<String, OrderView>> now = new LinkedHashMap<>();
+        now.put("sydney", Map.of("o1", order("o1", "BUY", "OPEN", 5, 0)));
+        now.put("nvirginia", Map.of("o1", order("o1", "BUY", "FILLED", 5, 5)));
+        assertThat(ChaosRun.behind(before, now)).as("Sydney lacks the fill its home had made")
+                .containsExactly("o1: home PARTIALLY_FILLED 2/5, then sydney OPEN 0/5 nvirginia FILLED 5/5");
+
+        now.put("sydney", Map.of("o1", order("o1", "BUY", "PARTIALLY_FILLED", 5, 2)));
+        assertThat(ChaosRun.behind(before, now)).as("the home filled it further meanwhile: Sydney has caught up")
+                .isEmpty();
+
+        before.put("nvirginia", Map.of("o1", order("o1", "BUY", "CANCELLED", 5, 2)));
+        now.put("nvirginia", Map.of("o1", order("o1", "BUY", "CANCELLED", 5, 2)));
+        now.put("sydney", Map.of("o1", order("o1", "BUY", "FILLED", 5, 2)));
+        assertThat(ChaosRun.behind(before, now)).as("an ended order must end the same everywhere").hasSize(1);
+        now.put("sydney", Map.of("o1", order("o1", "BUY", "CANCELLED", 5, 2)));
+        assertThat(ChaosRun.behind(before, now)).isEmpty();
     }
 
     @Test
