@@ -18,6 +18,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -61,7 +62,10 @@ public class HealResend implements SmartLifecycle {
     static final int MISSES_FOR_A_CUT = 2;
     /** Batches written again at a time (each waits for a quorum in every DC: a WAN round trip). */
     private static final int IN_FLIGHT = 64;
-    /** Rounds of writing again what was not acknowledged before it is left to Cassandra's hints. */
+    /**
+     * Rounds of writing again what was not acknowledged before it is left to Cassandra's hints; no
+     * round starts later than {@link #PROBE_DEADLINE} after the first.
+     */
     static final int RESEND_ROUNDS = 8;
     /** How soon the first batch is written again when the other DCs did not acknowledge it. */
     static final java.time.Duration PROBE_RETRY = java.time.Duration.ofMillis(250);
@@ -118,7 +122,7 @@ public class HealResend implements SmartLifecycle {
         long bytes = 0;
         for (BoundStatement s : statements) {
             bytes += 64;
-            for (java.nio.ByteBuffer v : s.getValues()) {
+            for (ByteBuffer v : s.getValues()) {
                 bytes += v == null ? 0 : v.remaining();
             }
         }
@@ -282,7 +286,8 @@ public class HealResend implements SmartLifecycle {
             }
         }
         int rounds = 0;
-        while (!pending.isEmpty() && rounds < RESEND_ROUNDS && running) {
+        long roundsDeadline = System.nanoTime() + PROBE_DEADLINE.toNanos();
+        while (!pending.isEmpty() && rounds < RESEND_ROUNDS && running && System.nanoTime() < roundsDeadline) {
             if (rounds++ > 0) {
                 Thread.sleep(PROBE_RETRY.toMillis());
             }

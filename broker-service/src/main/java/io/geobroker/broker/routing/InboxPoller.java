@@ -35,8 +35,8 @@ import java.util.concurrent.TimeUnit;
  * read of the not-yet-processed rows of the last {@code inboxSweepWindow} every
  * {@code inboxSweepInterval} and once at start (rows that came late: a lost announcement, a region
  * cut off and its writes delivered later as hints; orders left over from before a restart), and
- * every {@link #HEAL_SWEEP_INTERVAL_MILLIS} ms for {@link #HEAL_SWEEPS_MILLIS} ms after a cut link came back ({@link HealResend}), when
- * the placing brokers write the cut's rows again.
+ * every {@link #HEAL_SWEEP_INTERVAL_MILLIS} ms for {@link #HEAL_SWEEPS_MILLIS} ms after a cut link
+ * came back ({@link HealResend}), when the placing brokers write the cut's rows again.
  *
  * <p>An inbox row may become visible before its order row (they are separate mutations across the
  * WAN); it is then simply tried again on a later read. Orders handed to the engine are remembered

@@ -155,9 +155,10 @@ public final class ChaosRun {
                     }
                     if (System.nanoTime() >= nextNote) {
                         nextNote = System.nanoTime() + NOTE_EVERY.toNanos();
-                        System.err.printf(Locale.ROOT, "chaos: %.0f s after the heal, %d order(s) of the cut not yet everywhere as their home had them%s%n",
+                        System.err.printf(Locale.ROOT, "chaos: %.0f s after the heal, %d order(s) of the cut not yet "
+                                        + "everywhere as their home had them, e.g. %s%n",
                                 (System.nanoTime() - restored) / 1e9, behind.size(),
-                                ", e.g. " + String.join("; ", behind.subList(0, Math.min(3, behind.size()))));
+                                String.join("; ", behind.subList(0, Math.min(3, behind.size()))));
                     }
                 }
                 before = duringCut;
