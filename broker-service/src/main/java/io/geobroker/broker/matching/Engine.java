@@ -97,7 +97,7 @@ public class Engine implements SmartLifecycle {
     public Engine(OrderDao orderDao, com.datastax.oss.driver.api.core.CqlSession session, FillPublisher publisher,
                   DurableOffsets offsets, Clock clock, BrokerProperties properties, Region region,
                   SymbolDirectory directory, MeterRegistry meters, HealResend healResend) {
-        EngineStore store = new EngineStore(session, orderDao, healResend.recent());
+        EngineStore store = new EngineStore(session, orderDao, healResend);
         this.clock = clock;
         this.config = properties.engine();
         this.queue = new ArrayBlockingQueue<>(config.queueCapacity());

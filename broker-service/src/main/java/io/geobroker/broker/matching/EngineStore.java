@@ -57,7 +57,7 @@ final class EngineStore {
     private final CqlSession session;
     private final OrderDao orders;
     /** Every confirmed batch, kept a while to be written again after a cut link heals ({@link HealResend}). */
-    private final RecentWrites<BoundStatement> recent;
+    private final HealResend healResend;
     private final PreparedStatement selectSymbolState;
     private final PreparedStatement selectOpenOrders;
     private final PreparedStatement selectCash;
@@ -86,10 +86,10 @@ final class EngineStore {
     private record Timestamped(PreparedStatement statement, boolean first) {
     }
 
-    EngineStore(CqlSession session, OrderDao orders, RecentWrites<BoundStatement> recent) {
+    EngineStore(CqlSession session, OrderDao orders, HealResend healResend) {
         this.session = session;
         this.orders = orders;
-        this.recent = recent;
+        this.healResend = healResend;
         selectSymbolState = session.prepare("SELECT generation, deletions, last_ticker_sequence, next_order_sequence, "
                 + "last_group_first_sequence, quote_price, quote_volume, quote_sequence, quote_exchange_time_micros, "
                 + "quote_updated_at FROM symbol_state WHERE symbol = ?");
@@ -399,7 +399,7 @@ final class EngineStore {
 
     /** Keeps confirmed statements for a resend after a cut link heals ({@link HealResend}). */
     void confirmed(List<BoundStatement> statements, long timestampMicros) {
-        recent.add(System.currentTimeMillis(), timestampMicros, statements, HealResend.bytesHeld(statements));
+        healResend.confirmed(statements, timestampMicros);
     }
 
     /**

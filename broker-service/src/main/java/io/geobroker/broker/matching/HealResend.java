@@ -101,24 +101,19 @@ public class HealResend implements SmartLifecycle {
                 .register(meters);
     }
 
-    /** Where the engine's store records each batch Cassandra confirmed. */
-    RecentWrites<BoundStatement> recent() {
-        return recent;
-    }
-
     /**
-     * Keeps rows written outside the engine, once Cassandra confirmed them, to be written again after
-     * a cut like the engine's batches: an order placed here for another region's symbol (its PENDING
-     * row and the home region's inbox row). The home region can take such an order only once both
-     * are in its DC, and after a cut longer than a few seconds it no longer takes the placing
-     * broker's announcement of it, so without this the order waited for Cassandra's hints.
+     * Keeps a batch Cassandra confirmed, to be written again after a cut: the engine's, and the rows
+     * of an order placed here for another region's symbol (its PENDING row and the home region's
+     * inbox row). The home region can take such an order only once both are in its DC, and after a
+     * cut longer than a few seconds it no longer takes the placing broker's announcement of it, so
+     * without this the order waited for Cassandra's hints.
      */
     public void confirmed(List<BoundStatement> statements, long timestampMicros) {
         recent.add(System.currentTimeMillis(), timestampMicros, statements, bytesHeld(statements));
     }
 
     /** What a batch's statements hold on to (their values), cheaper than the driver's exact wire size. */
-    static long bytesHeld(List<BoundStatement> statements) {
+    private static long bytesHeld(List<BoundStatement> statements) {
         long bytes = 0;
         for (BoundStatement s : statements) {
             bytes += 64;

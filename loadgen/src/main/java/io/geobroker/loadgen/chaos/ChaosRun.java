@@ -1,6 +1,7 @@
 package io.geobroker.loadgen.chaos;
 
 import io.geobroker.domain.Fill;
+import io.geobroker.domain.OrderStatus;
 import io.geobroker.domain.SymbolDirectory;
 import io.geobroker.domain.SymbolInfo;
 import io.geobroker.loadgen.driver.Driver;
@@ -127,7 +128,6 @@ public final class ChaosRun {
                 ChaosInvariants.statusEqual(snapshot.orders(), converged, bound));
     }
 
-    /** Polls the orders placed in {@code [from, to]} (ms from the origin) until every region shows each the same and none PENDING. */
     /**
      * Waits until every order placed during the cut has reached every region: each region shows it
      * (not PENDING) at least as far along as its home region showed it one read before. Under load
@@ -209,28 +209,30 @@ public final class ChaosRun {
         return null;
     }
 
-    /** Whether {@code o} has every change {@code home} has: not PENDING, as many shares filled, as far along or the same end. */
+    /**
+     * Whether {@code o} has every change {@code home} has: not PENDING, as many shares filled, and the
+     * same end or a state as far along ({@link OrderStatus} lists the live states in the order an
+     * order passes through them). A status this load generator does not know is behind.
+     */
     static boolean atLeast(OrderView o, OrderView home) {
-        if (o.status().equals("PENDING") || o.filledQuantity() < home.filledQuantity()) {
+        OrderStatus status = status(o);
+        OrderStatus homeStatus = status(home);
+        if (status == null || homeStatus == null || status == OrderStatus.PENDING
+                || o.filledQuantity() < home.filledQuantity()) {
             return false;
         }
-        int rank = rank(o.status());
-        int homeRank = rank(home.status());
-        if (homeRank == TERMINAL) {
-            return o.status().equals(home.status()) && o.filledQuantity() == home.filledQuantity();
+        if (homeStatus.isTerminal()) {
+            return status == homeStatus && o.filledQuantity() == home.filledQuantity();
         }
-        return rank >= homeRank;
+        return status.isTerminal() || status.ordinal() >= homeStatus.ordinal();
     }
 
-    private static final int TERMINAL = 3;
-
-    private static int rank(String status) {
-        return switch (status) {
-            case "PENDING" -> 0;
-            case "OPEN" -> 1;
-            case "PARTIALLY_FILLED" -> 2;
-            default -> TERMINAL;
-        };
+    private static OrderStatus status(OrderView o) {
+        try {
+            return OrderStatus.valueOf(o.status());
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     private DeploymentReader reader(List<Driver.Customer> customers) {

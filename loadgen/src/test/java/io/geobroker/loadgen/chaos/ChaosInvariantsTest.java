@@ -183,6 +183,8 @@ class ChaosInvariantsTest {
         assertThat(ChaosRun.behind(before, now)).as("an ended order must end the same everywhere").hasSize(1);
         now.put("sydney", Map.of("o1", order("o1", "BUY", "CANCELLED", 5, 2)));
         assertThat(ChaosRun.behind(before, now)).isEmpty();
+        now.put("sydney", Map.of("o1", order("o1", "BUY", "", 5, 2)));
+        assertThat(ChaosRun.behind(before, now)).as("a status not read is behind, not an error").hasSize(1);
     }
 
     @Test
