@@ -11,12 +11,16 @@ import io.geobroker.domain.OrderStatus;
 import io.geobroker.domain.OrderType;
 import io.geobroker.domain.Side;
 import io.geobroker.domain.TimeInForce;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.stereotype.Repository;
 
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -36,23 +40,55 @@ public class OrderDao {
 
     /** Order rows of one page read concurrently (a page holds up to 500). */
     private static final int READS_AT_ONCE = 64;
+    /** Order ids of one customer asked for in one read at most ({@link Coalescer}). */
+    static final int IDS_PER_READ = 64;
 
     private final CqlSession session;
     private final PreparedStatement byId;
+    private final PreparedStatement byIds;
     private final PreparedStatement byCustomer;
+    private final Coalescer<String, UUID, Row> lookups;
+    private final DistributionSummary idsPerRead;
 
-    public OrderDao(CqlSession session) {
+    public OrderDao(CqlSession session, MeterRegistry meters) {
         this.session = session;
+        this.idsPerRead = Coalescer.itemsPerRequest(meters, "order-reads");
         this.byId = session.prepare("SELECT " + ORDER_COLUMNS + " FROM customer_orders WHERE customer_id = ? AND order_id = ?");
+        this.byIds = session.prepare("SELECT " + ORDER_COLUMNS + " FROM customer_orders WHERE customer_id = ? AND order_id IN ?");
+        this.lookups = new Coalescer<>(this::readOrders, IDS_PER_READ);
         this.byCustomer = session.prepare(
                 "SELECT placed_at, order_id, symbol FROM orders_by_customer WHERE customer_id = ?");
     }
 
-    /** The customer's order; another customer's order is not found. */
+    /**
+     * The customer's order; another customer's order is not found. Lookups of one customer's orders
+     * that come while a read of that customer's orders is under way are read together next
+     * ({@link Coalescer}): a placement's idempotency check is one of them.
+     */
     public Optional<Order> find(String customerId, UUID orderId) {
-        return Optional.ofNullable(session.execute(requestRead(byId.bind(customerId, orderId))).one())
+        return Optional.ofNullable(joined(lookups.submit(customerId, orderId)))
                 .filter(OrderDao::complete)
                 .map(OrderDao::map);
+    }
+
+    /**
+     * The rows of the customer's orders {@code orderIds} (at most {@link #IDS_PER_READ}, repeats
+     * allowed), in their order, null where there is none: one read of the customer's partition.
+     */
+    private CompletableFuture<List<Row>> readOrders(String customerId, List<UUID> orderIds) {
+        idsPerRead.record(orderIds.size());
+        List<UUID> distinct = orderIds.stream().distinct().toList();
+        BoundStatement read = distinct.size() == 1 ? byId.bind(customerId, distinct.get(0))
+                : byIds.bind(customerId, distinct);
+        return session.executeAsync(requestRead(read)).toCompletableFuture().thenApply(rs -> {
+            Map<UUID, Row> rows = new HashMap<>();
+            for (Row row : rs.currentPage()) {
+                rows.put(row.getUuid("order_id"), row);
+            }
+            List<Row> inOrder = new ArrayList<>(orderIds.size());
+            orderIds.forEach(id -> inOrder.add(rows.get(id)));
+            return inOrder;
+        });
     }
 
     /**

@@ -23,7 +23,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 
 /** Placement, cancel and queries of orders for the REST API. */
 @Service
@@ -40,7 +39,6 @@ public class OrderService {
     private final Routing routing;
     private final OrderValidator validator;
     private final Duration timeout;
-    private final AtomicLong lastWriteMicros = new AtomicLong();
 
     public OrderService(OrderDao orders, OrderInbox inbox, HomeRegion homeRegion, Engine engine, Routing routing,
                         SymbolDirectory directory, BrokerProperties properties) {
@@ -73,7 +71,7 @@ public class OrderService {
             HomeRegion.Relayed relayed = homeRegion.placeMarket(order.homeRegion(), customerId, routing.localRegion(), request);
             return new Placed(relayed.status(), relayed.order());
         }
-        OrderInbox.Pending pending = inbox.placePending(order, nextWriteMicros());
+        OrderInbox.Pending pending = inbox.placePending(order);
         homeRegion.announce(pending);
         return new Placed(HttpStatus.ACCEPTED, OrderResponse.of(pending.order()));
     }
@@ -217,12 +215,6 @@ public class OrderService {
     private static ApiProblem misrouted(String symbol, String home) {
         return new ApiProblem(HttpStatus.UNPROCESSABLE_ENTITY, "Symbol matched in another region",
                 symbol + " is matched in region " + home + ", not here", Map.of("homeRegion", home));
-    }
-
-    /** Write timestamps of this broker's own PENDING rows: microseconds, strictly increasing. */
-    private long nextWriteMicros() {
-        long now = System.currentTimeMillis() * 1000;
-        return lastWriteMicros.accumulateAndGet(now, (last, wall) -> Math.max(wall, last + 1));
     }
 
     private static ApiProblem conflict(Order existing) {

@@ -10,20 +10,26 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.uuid.Uuids;
 import io.geobroker.broker.matching.BatchLogBypass;
 import io.geobroker.broker.matching.HealResend;
+import io.geobroker.broker.order.Coalescer;
 import io.geobroker.broker.order.NewOrder;
 import io.geobroker.broker.order.Order;
 import io.geobroker.broker.order.OrderDao;
 import io.geobroker.domain.OrderStatus;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Repository;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The {@code order_inbox} table: Cassandra as the geo transport of limit and stop orders. The
@@ -35,6 +41,13 @@ import java.util.concurrent.CompletableFuture;
 public class OrderInbox {
 
     private static final Logger log = LoggerFactory.getLogger(OrderInbox.class);
+
+    /**
+     * Orders whose rows share one logged batch at most: ~0.5 KiB of rows each, so a full batch stays
+     * far below Cassandra's default {@code batch_size_fail_threshold} (50 KiB).
+     */
+    static final int ORDERS_PER_BATCH = 32;
+    private static final String ONE_LANE = "pending orders";
 
     /**
      * The key of one inbox row, its order's customer (null in a row written before schema V006), and
@@ -68,9 +81,13 @@ public class OrderInbox {
     private final PreparedStatement selectTail;
     private final PreparedStatement selectPartition;
     private final PreparedStatement selectOrder;
+    private final Coalescer<String, List<BoundStatement>, Long> batches;
+    private final AtomicLong lastWriteMicros = new AtomicLong();
+    private final DistributionSummary ordersPerBatch;
 
-    public OrderInbox(CqlSession session, HealResend healResend) {
+    public OrderInbox(CqlSession session, HealResend healResend, MeterRegistry meters) {
         this.session = session;
+        this.ordersPerBatch = Coalescer.itemsPerRequest(meters, "pending-orders");
         this.healResend = healResend;
         this.bypass = BatchLogBypass.watching(session);
         insertOrder = session.prepare("INSERT INTO customer_orders (order_id, customer_id, client_order_id, symbol, exchange, "
@@ -87,6 +104,7 @@ public class OrderInbox {
                 + "FROM order_inbox WHERE home_region = ? AND minute = ? AND processed = false ALLOW FILTERING");
         selectOrder = session.prepare("SELECT " + OrderDao.ORDER_COLUMNS + ", WRITETIME(status) AS status_written "
                 + "FROM customer_orders WHERE customer_id = ? AND order_id = ?");
+        batches = new Coalescer<>((lane, orders) -> writeBatch(orders), ORDERS_PER_BATCH);
     }
 
     /**
@@ -95,9 +113,9 @@ public class OrderInbox {
      * derived from the customer and client order id, so a repeat writes the same rows (and one more
      * inbox row, which the home broker recognises as an order it already has).
      *
-     * @return the order as stored and its inbox row
+     * @return the order as stored, its inbox row and the write time of its rows
      */
-    public Pending placePending(NewOrder n, long writeMicros) {
+    public Pending placePending(NewOrder n) {
         UUID placed = Uuids.timeBased();
         Instant placedAt = Instant.ofEpochMilli(Uuids.unixTimestamp(placed));
         List<BoundStatement> rows = List.of(
@@ -109,7 +127,7 @@ public class OrderInbox {
                         n.type().name(), n.quantity()),
                 insertInbox.bind(n.homeRegion(), minuteOf(placedAt.toEpochMilli()), placed, n.orderId(),
                         n.customerId(), n.placedRegion()));
-        write(rows, writeMicros);
+        long writeMicros = write(rows);
         Order order = new Order(n.orderId(), n.customerId(), n.clientOrderId(), n.symbol().symbol(), n.symbol().exchange(),
                 n.currency(), n.side(), n.type(), n.timeInForce(), n.allOrNone(), n.quantity(), n.limitPrice(),
                 n.stopPrice(), false, OrderStatus.PENDING, 0, 0, 0, null, null, placedAt, placedAt, n.homeRegion(),
@@ -119,44 +137,94 @@ public class OrderInbox {
     }
 
     /**
-     * The order's rows as one logged batch, so that they are all written or, once its batch log is,
-     * all written eventually. When the batch log itself could not be written (nothing of the batch
+     * The order's rows in a logged batch, so that they are all written or, once its batch log is,
+     * all written eventually; the orders placed while the batch before is under way share the next
+     * one ({@link Coalescer}, at most {@link #ORDERS_PER_BATCH}), and with it one batch log and one
+     * mutation per partition. When the batch log itself could not be written (nothing of the batch
      * was applied: one of the two other nodes of this DC it goes to is dead but not yet convicted,
-     * which lasts ~20 s after a SIGKILL at three nodes per DC), the rows are written one by one, the
-     * inbox row last, and so are the orders of {@link BatchLogBypass}'s window: the home region
-     * takes an order only once every row is here. A failure in between leaves a PENDING order its
-     * placer was answered 503 for, which placing it again (the same client order id) completes.
-     * A logged batch that timed out after its batch log was written (a replica slow to answer, as
-     * a node just restarted is) is durable: the order is accepted, its rows arrive from the log.
+     * which lasts ~20 s after a SIGKILL at three nodes per DC), each order's rows are written one by
+     * one, its inbox row last, and so are the orders of {@link BatchLogBypass}'s window: the home
+     * region takes an order only once every row is here. A failure in between leaves a PENDING order
+     * its placer was answered 503 for, which placing it again (the same client order id) completes.
+     * A logged batch that timed out after its batch log was written (a replica slow to answer, as a
+     * node just restarted is) is durable: the order is accepted, its rows arrive from the log.
+     *
+     * @return the write time of the rows
      */
-    private void write(List<BoundStatement> rows, long writeMicros) {
-        writeOnce(rows, writeMicros);
-        healResend.confirmed(rows, writeMicros);
-    }
-
-    private void writeOnce(List<BoundStatement> rows, long writeMicros) {
-        if (!bypass.active()) {
+    private long write(List<BoundStatement> rows) {
+        long writeMicros;
+        if (bypass.active()) {
+            writeMicros = nextWriteMicros();
+            writeRowByRow(rows, writeMicros);
+        } else {
             try {
-                session.execute(BatchStatement.newInstance(BatchType.LOGGED).addAll(rows)
-                        .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM)
-                        .setQueryTimestamp(writeMicros)
-                        .setIdempotent(true));
-                return;
-            } catch (RuntimeException e) {
+                writeMicros = OrderDao.joined(batches.submit(ONE_LANE, rows));
+            } catch (BatchFailed failed) {
+                writeMicros = failed.writeMicros;
+                RuntimeException e = failed.getCause();
                 if (BatchLogBypass.loggedButLate(e)) {
                     log.info("the rows of pending order {} are in the batch log and not yet in every replica: "
                             + "Cassandra applies them from it", rows.get(0).getUuid(0));
-                    return;
-                }
-                if (!bypass.opensOn(e)) {
+                } else if (bypass.opensOn(e)) {
+                    writeRowByRow(rows, writeMicros);
+                } else {
                     throw e;
                 }
             }
         }
+        healResend.confirmed(rows, writeMicros);
+        return writeMicros;
+    }
+
+    /** One logged batch of the rows of several orders, at one write time; the driver's thread calls it. */
+    private CompletableFuture<List<Long>> writeBatch(List<List<BoundStatement>> orders) {
+        ordersPerBatch.record(orders.size());
+        long writeMicros = nextWriteMicros();
+        BatchStatement batch = BatchStatement.newInstance(BatchType.LOGGED);
+        for (List<BoundStatement> rows : orders) {
+            batch = batch.addAll(rows);
+        }
+        return session.executeAsync(batch.setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM)
+                        .setQueryTimestamp(writeMicros)
+                        .setIdempotent(true))
+                .toCompletableFuture()
+                .handle((done, failure) -> {
+                    if (failure != null) {
+                        Throwable cause = failure instanceof CompletionException c && c.getCause() != null
+                                ? c.getCause() : failure;
+                        throw new BatchFailed(writeMicros, cause instanceof RuntimeException r ? r
+                                : new IllegalStateException(cause));
+                    }
+                    return Collections.nCopies(orders.size(), writeMicros);
+                });
+    }
+
+    private void writeRowByRow(List<BoundStatement> rows, long writeMicros) {
         for (BoundStatement row : rows) {
             session.execute(row.setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM)
                     .setQueryTimestamp(writeMicros)
                     .setIdempotent(true));
+        }
+    }
+
+    /** Write times of this broker's own PENDING rows: microseconds, strictly increasing. */
+    private long nextWriteMicros() {
+        long now = System.currentTimeMillis() * 1000;
+        return lastWriteMicros.accumulateAndGet(now, (last, wall) -> Math.max(wall, last + 1));
+    }
+
+    /** A logged batch of pending orders that failed, and the write time its rows had. */
+    private static final class BatchFailed extends RuntimeException {
+        final long writeMicros;
+
+        BatchFailed(long writeMicros, RuntimeException cause) {
+            super(cause.getMessage(), cause, false, false);
+            this.writeMicros = writeMicros;
+        }
+
+        @Override
+        public synchronized RuntimeException getCause() {
+            return (RuntimeException) super.getCause();
         }
     }
 
