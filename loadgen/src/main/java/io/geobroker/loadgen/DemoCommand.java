@@ -13,6 +13,7 @@ import io.geobroker.loadgen.driver.TickerRateClient;
 import io.geobroker.loadgen.driver.TickerSource;
 import io.geobroker.loadgen.report.RunReport;
 import io.geobroker.loadgen.report.WanTraffic;
+import io.geobroker.stack.Jdk17;
 import io.geobroker.stack.LocalStack;
 import io.geobroker.stack.WanMode;
 import picocli.CommandLine;
@@ -127,6 +128,7 @@ public final class DemoCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
+        jitOptions = concat(jitOptions, Jdk17.threadPriorities());
         List<String> brokerOptions = concat(jitOptions, brokerJvmOptions);
         List<String> tickerOptions = concat(jitOptions, tickerJvmOptions);
         Path root = repositoryRoot();
@@ -156,8 +158,10 @@ public final class DemoCommand implements Callable<Integer> {
                     + (remoteDc ? ", each broker using the other region's Cassandra DC" : "")
                     + (tickerService ? "; the ticker service in the root namespace (" + tickerHeapMb + " MB heap"
                     + (tickerJvmOptions.isEmpty() ? "" : ", " + String.join(" ", tickerJvmOptions)) + ")" : "")
-                    + "; JIT: " + (jitOptions.isEmpty() ? "tiered, C1 and C2 (--jit=tiered)"
-                    : "C1 only in every JVM the demo started (" + C1_ONLY + ")"));
+                    + "; JIT: " + (jitOptions.contains(C1_ONLY) ? "C1 only in every JVM the demo started (" + C1_ONLY + ")"
+                    : "tiered, C1 and C2 (--jit=tiered)")
+                    + (Jdk17.threadPriorities().isEmpty() ? "" : "; Java thread priorities as the OS's ("
+                    + String.join(" ", Jdk17.threadPriorities()) + ")"));
             conditions.put("WAN", demo.wanStatus());
             Optional<ChaosRun> chaosRun = plan.map(p -> new ChaosRun(demo, p));
             chaosRun.ifPresent(c -> conditions.put("chaos schedule", c.describe()));

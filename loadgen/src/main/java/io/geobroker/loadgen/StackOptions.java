@@ -4,6 +4,7 @@ import io.geobroker.domain.Topics;
 import io.geobroker.domain.Topology;
 import io.geobroker.loadgen.demo.Demo;
 import io.geobroker.loadgen.driver.Target;
+import io.geobroker.stack.Jdk17;
 import io.geobroker.stack.WanMode;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
@@ -82,13 +83,15 @@ final class StackOptions {
         return prefix != null ? prefix : System.getenv().getOrDefault("GEOBROKER_STACK_PREFIX", "127.0");
     }
 
-    /** The JIT options of {@code --jit} for every JVM started. */
+    /** The JIT options of {@code --jit} for every JVM started, and the thread priorities ({@link Jdk17#threadPriorities}). */
     List<String> jitOptions(CommandLine.Model.CommandSpec spec) {
-        return switch (jit.toLowerCase(Locale.ROOT)) {
+        List<String> options = new ArrayList<>(switch (jit.toLowerCase(Locale.ROOT)) {
             case "c1-only" -> List.of(DemoCommand.C1_ONLY);
-            case "tiered" -> List.of();
+            case "tiered" -> List.<String>of();
             default -> throw usage(spec, "--jit must be c1-only or tiered");
-        };
+        });
+        options.addAll(Jdk17.threadPriorities());
+        return options;
     }
 
     /** The demo's deployment with these options and the given ticker service (paused until the run sets its rate). */

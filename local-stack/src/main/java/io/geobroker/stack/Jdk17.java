@@ -26,6 +26,29 @@ public final class Jdk17 {
     public static final String GC = "-XX:+UseG1GC";
 
     /**
+     * HotSpot's option that gives Java thread priorities to the OS (on Linux as nice values): each
+     * JVM's collector, VM and compiler threads then run at nice -4, Cassandra's compaction threads
+     * (minimum priority) at +4 and the broker's engine thread (maximum) at -5, where by default
+     * every thread of every JVM is at 0. With eight JVMs on two cores, a young collection's workers
+     * and the engine's one thread otherwise wait their turn behind dozens of runnable request
+     * threads (docs/results.md). Only root may raise a priority; elsewhere the JVM would only warn.
+     */
+    static final String THREAD_PRIORITIES = "-XX:ThreadPriorityPolicy=1";
+
+    /** {@link #THREAD_PRIORITIES} when this process runs as root (the JVMs it starts do too), else nothing. */
+    public static List<String> threadPriorities() {
+        return runsAsRoot() ? List.of(THREAD_PRIORITIES) : List.of();
+    }
+
+    static boolean runsAsRoot() {
+        try {
+            return Integer.valueOf(0).equals(Files.getAttribute(Path.of("/proc/self"), "unix:uid"));
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    /**
      * The option that makes a JVM's JMX agent (the local one the JDK's attach API starts, as the load
      * generator's resources series does) name {@code address} as its host rather than 127.0.0.1:
      * with the emulated WAN the JVM runs in its region's network namespace, whose 127.0.0.1 is not

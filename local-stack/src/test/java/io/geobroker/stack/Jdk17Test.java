@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,5 +53,43 @@ class Jdk17Test {
         Files.writeString(java, "#!/bin/sh\n");
         Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
         return home;
+    }
+
+    @Test
+    void a_jvm_started_with_the_thread_priorities_runs_a_maximum_priority_thread_at_a_raised_os_priority()
+            throws IOException, InterruptedException {
+        if (!Jdk17.runsAsRoot()) {
+            assertThat(Jdk17.threadPriorities()).isEmpty();
+            return;
+        }
+        Path source = dir.resolve("Nice.java");
+        Files.writeString(source, """
+                public class Nice {
+                    public static void main(String[] args) throws Exception {
+                        String[] seen = new String[2];
+                        Thread normal = new Thread(() -> seen[0] = nice(), "normal");
+                        Thread max = new Thread(() -> seen[1] = nice(), "max");
+                        max.setPriority(Thread.MAX_PRIORITY);
+                        normal.start(); max.start(); normal.join(); max.join();
+                        System.out.println(seen[0] + " " + seen[1]);
+                    }
+                    static String nice() {
+                        try {
+                            String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/thread-self/stat"));
+                            return stat.substring(stat.lastIndexOf(')') + 2).split(" ")[16];
+                        } catch (Exception e) {
+                            return e.toString();
+                        }
+                    }
+                }
+                """);
+        List<String> command = new ArrayList<>(List.of(Jdk17.find().toString(), "-Xmx32m"));
+        command.addAll(Jdk17.threadPriorities());
+        command.add(source.toString());
+        Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(child.getInputStream().readAllBytes()).trim();
+
+        assertThat(child.waitFor()).isZero();
+        assertThat(out).isEqualTo("0 -5");
     }
 }

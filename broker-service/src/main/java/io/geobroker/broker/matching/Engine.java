@@ -274,6 +274,11 @@ public class Engine implements SmartLifecycle {
     public void start() {
         running = true;
         thread = new Thread(this::run, "engine");
+        // The one thread every fill and placement of the region passes through, serially: where the
+        // JVM maps Java priorities to the OS's (Linux: -XX:ThreadPriorityPolicy=1, which needs the
+        // right to raise a thread's priority, as the local stack and the demo have as root) it runs
+        // before the request threads and whatever else shares the cores; elsewhere this is ignored.
+        thread.setPriority(Thread.MAX_PRIORITY);
         thread.start();
     }
 
