@@ -165,7 +165,7 @@ public class OrderInbox {
                 if (BatchLogBypass.loggedButLate(e)) {
                     log.info("the rows of pending order {} are in the batch log and not yet in every replica: "
                             + "Cassandra applies them from it", rows.get(0).getUuid(0));
-                } else if (bypass.opensOn(e)) {
+                } else if (e == NOT_SENT || bypass.opensOn(e)) {
                     writeRowByRow(rows, writeMicros);
                 } else {
                     throw e;
@@ -176,10 +176,17 @@ public class OrderInbox {
         return writeMicros;
     }
 
-    /** One logged batch of the rows of several orders, at one write time; the driver's thread calls it. */
+    /**
+     * One logged batch of the rows of several orders, at one write time; the driver's thread calls it.
+     * While {@link BatchLogBypass} is open (it may have opened while these orders waited for the batch
+     * before) it is not sent: each order's rows are then written one by one by its own caller.
+     */
     private CompletableFuture<List<Long>> writeBatch(List<List<BoundStatement>> orders) {
-        ordersPerBatch.record(orders.size());
         long writeMicros = nextWriteMicros();
+        if (bypass.active()) {
+            return CompletableFuture.failedFuture(new BatchFailed(writeMicros, NOT_SENT));
+        }
+        ordersPerBatch.record(orders.size());
         BatchStatement batch = BatchStatement.newInstance(BatchType.LOGGED);
         for (List<BoundStatement> rows : orders) {
             batch = batch.addAll(rows);
@@ -212,6 +219,11 @@ public class OrderInbox {
         long now = System.currentTimeMillis() * 1000;
         return lastWriteMicros.accumulateAndGet(now, (last, wall) -> Math.max(wall, last + 1));
     }
+
+    /** Why a batch of pending orders was not sent: the batch log is bypassed. */
+    private static final RuntimeException NOT_SENT = new RuntimeException(
+            "the batch log is bypassed: rows written one by one", null, false, false) {
+    };
 
     /** A logged batch of pending orders that failed, and the write time its rows had. */
     private static final class BatchFailed extends RuntimeException {
