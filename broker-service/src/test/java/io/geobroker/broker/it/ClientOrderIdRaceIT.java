@@ -44,13 +44,14 @@ class ClientOrderIdRaceIT {
     private static final Duration SETTLED = Duration.ofSeconds(10);
 
     private final String peerToken = "peer-" + UUID.randomUUID();
+    private TestStack stack;
     private InProcessBroker sydney;
     private InProcessBroker nvirginia;
     private ExecutorService clients;
 
     @BeforeAll
     void start(StackContext context) {
-        TestStack stack = TestStack.of(context);
+        stack = TestStack.of(context);
         String sydneyAddress = stack.testAddress(30);
         String nvirginiaAddress = stack.testAddress(31);
         Map<String, Object> extra = TestStack.peeredBrokers(sydneyAddress, nvirginiaAddress, peerToken);
@@ -69,6 +70,21 @@ class ClientOrderIdRaceIT {
         }
         if (sydney != null) {
             sydney.close();
+        }
+    }
+
+    /**
+     * A placement's idempotency read looks one order id up in every sstable of its customer's
+     * partition, which holds all the customer's orders: the local stack's nodes index a partition's
+     * rows every KiB (BTI's default is 16), so a lookup reads a few rows, not half a block's ~40.
+     */
+    @Test
+    void every_dc_indexes_a_partitions_rows_every_kib() {
+        for (String region : List.of("sydney", "nvirginia")) {
+            var row = stack.session(region)
+                    .execute("SELECT value FROM system_views.settings WHERE name = 'column_index_size'").one();
+            assertThat(row).as(region).isNotNull();
+            assertThat(row.getString("value")).as(region).isEqualTo("1KiB");
         }
     }
 
