@@ -12,7 +12,6 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 import quickfix.ConfigError;
-import quickfix.DefaultMessageFactory;
 import quickfix.FileStoreFactory;
 import quickfix.LogFactory;
 import quickfix.MessageFactory;
@@ -82,7 +81,10 @@ public class FixAcceptor implements SmartLifecycle {
         SessionSettings settings = settings(template, store);
         MessageStoreFactory storeFactory = new FileStoreFactory(settings);
         LogFactory logFactory = new FixEventLog();
-        MessageFactory messages = new DefaultMessageFactory();
+        // FIX 4.4's own factory: quickfix.DefaultMessageFactory looks for every FIX version's message
+        // classes, and the ones not on the class path (all but 4.4) are searched for in the whole
+        // jar: 1.6 of a restarted broker's 7.7 s start under a quarter of the demo's load.
+        MessageFactory messages = new quickfix.fix44.MessageFactory();
         DynamicAcceptorSessionProvider[] provider = new DynamicAcceptorSessionProvider[1];
         sessions = new FixSessions(config.compId(), store, config.rememberedReports(), directory,
                 id -> provider[0].getSession(id, acceptor));
