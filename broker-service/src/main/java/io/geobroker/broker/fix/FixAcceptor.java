@@ -12,6 +12,7 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 import quickfix.ConfigError;
+import quickfix.DefaultMessageFactory;
 import quickfix.FileStoreFactory;
 import quickfix.LogFactory;
 import quickfix.MessageFactory;
@@ -47,7 +48,6 @@ public class FixAcceptor implements SmartLifecycle {
     private final Topology topology;
     private final Topics topics;
     private final String region;
-    private final MessageFactory messages;
     private ThreadedSocketAcceptor acceptor;
     private FixSessions sessions;
     private FixFillFeed feed;
@@ -64,12 +64,6 @@ public class FixAcceptor implements SmartLifecycle {
         this.topology = topology;
         this.topics = topics;
         this.region = properties.region();
-        // FIX 4.4's own factory (quickfix.DefaultMessageFactory would also look, in vain, for every
-        // other version's classes), made with the bean rather than at start: verifying it loads each
-        // of its message and group classes, 2.3 s of a restarted broker's start under a quarter of the
-        // demo's load, and the demo's class-data archive, whose training start creates every bean and
-        // starts none, then holds them loaded and verified for every later start.
-        this.messages = config.enabled() ? new quickfix.fix44.MessageFactory() : null;
     }
 
     @Override
@@ -88,6 +82,7 @@ public class FixAcceptor implements SmartLifecycle {
         SessionSettings settings = settings(template, store);
         MessageStoreFactory storeFactory = new FileStoreFactory(settings);
         LogFactory logFactory = new FixEventLog();
+        MessageFactory messages = new DefaultMessageFactory();
         DynamicAcceptorSessionProvider[] provider = new DynamicAcceptorSessionProvider[1];
         sessions = new FixSessions(config.compId(), store, config.rememberedReports(), directory,
                 id -> provider[0].getSession(id, acceptor));
