@@ -86,7 +86,7 @@ record CassandraNode(String name, String region, String dataCenter, String addre
      * A partition's rows are indexed every KiB instead of every 16 (BTI's default): a customer's
      * {@code customer_orders} partition holds every order the customer ever placed, and each
      * placement's idempotency read looks its id up in every sstable holding the partition, where
-     * it read past half an index block of rows (~40) before the row or the gap it was after.
+     * it read past tens of rows of an index block before the row or the gap it was after.
      */
     private String yaml(List<String> seeds) {
         String d = dir.toString();

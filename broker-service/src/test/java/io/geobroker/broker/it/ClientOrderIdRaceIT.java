@@ -76,7 +76,7 @@ class ClientOrderIdRaceIT {
     /**
      * A placement's idempotency read looks one order id up in every sstable of its customer's
      * partition, which holds all the customer's orders: the local stack's nodes index a partition's
-     * rows every KiB (BTI's default is 16), so a lookup reads a few rows, not half a block's ~40.
+     * rows every KiB (BTI's default is 16), so a lookup reads past a few rows, not tens.
      */
     @Test
     void every_dc_indexes_a_partitions_rows_every_kib() {
