@@ -52,6 +52,9 @@ final class OrderPlacer {
     private final Map<String, LongAdder> measuredInFlight = new HashMap<>();
     private final AtomicLong liveSent = new AtomicLong();
     private final AtomicLong nextOrder = new AtomicLong();
+    /** Guards {@link #settled}: a measured order's answer is counted, or it is counted unanswered, never both. */
+    private final Object settling = new Object();
+    private boolean settled;
 
     OrderPlacer(Target target, Map<String, BrokerClient> brokers, String runId, RampedSchedule schedule, Workload workload,
                 MarketModel market, List<Driver.Customer> customers, Metrics metrics, Phases phases, LongAdder liveErrors) {
@@ -105,7 +108,7 @@ final class OrderPlacer {
             gates.get(placed).submit(new OrderTask(measured, () -> {
                 liveSent.incrementAndGet();
                 if (measured) {
-                    metrics.count(RunReport.ORDERS_SENT + "/" + placed, 1);
+                    metrics.countMeasured(RunReport.ORDERS_SENT + "/" + placed, 1);
                     pending.increment();
                 }
                 CompletableFuture<BrokerClient.Answer> answer;
@@ -114,7 +117,7 @@ final class OrderPlacer {
                 } catch (RuntimeException e) {
                     answer = CompletableFuture.failedFuture(e);
                 }
-                return answer.whenComplete((a, e) -> answered(a, e, measured, pending, intended, key, placed, metrics, liveErrors));
+                return answer.whenComplete((a, e) -> answered(a, e, measured, pending, intended, key, placed));
             }));
         }
     }
@@ -135,11 +138,18 @@ final class OrderPlacer {
      * answered: failures, not omissions.
      */
     void countUnfinished() {
+        synchronized (settling) {
+            settled = true;
+            countNeverAnswered();
+        }
+    }
+
+    private void countNeverAnswered() {
         gates.forEach((region, gate) -> {
             for (OrderTask never : gate.close()) {
                 if (never.measured()) {
-                    metrics.count(RunReport.ORDERS_ERRORS + "/" + region, 1);
-                    metrics.count(RunReport.ORDER_ERROR_CAUSE + "not-sent/" + region, 1);
+                    metrics.countMeasured(RunReport.ORDERS_ERRORS + "/" + region, 1);
+                    metrics.countMeasured(RunReport.ORDER_ERROR_CAUSE + "not-sent/" + region, 1);
                 }
             }
         });
@@ -147,40 +157,49 @@ final class OrderPlacer {
             long intended = schedule.intendedNanos(i);
             if (phases.measured(intended)) {
                 String region = customers.get((int) (i % customers.size())).placesIn().name();
-                metrics.count(RunReport.ORDERS_ERRORS + "/" + region, 1);
-                metrics.count(RunReport.ORDER_ERROR_CAUSE + "not-sent/" + region, 1);
+                metrics.countMeasured(RunReport.ORDERS_ERRORS + "/" + region, 1);
+                metrics.countMeasured(RunReport.ORDER_ERROR_CAUSE + "not-sent/" + region, 1);
             }
         }
         measuredInFlight.forEach((region, count) -> {
             long unanswered = count.sum();
             if (unanswered > 0) {
-                metrics.count(RunReport.ORDERS_ERRORS + "/" + region, unanswered);
-                metrics.count(RunReport.ORDER_ERROR_CAUSE + "no-answer/" + region, unanswered);
+                metrics.countMeasured(RunReport.ORDERS_ERRORS + "/" + region, unanswered);
+                metrics.countMeasured(RunReport.ORDER_ERROR_CAUSE + "no-answer/" + region, unanswered);
             }
         });
     }
 
-    private static void answered(BrokerClient.Answer a, Throwable e, boolean measured, LongAdder pending, long intended,
-                                 SeriesKey key, String placed, Metrics metrics, LongAdder liveErrors) {
-        if (measured) {
-            pending.decrement();
-        }
+    /**
+     * Counts an answer. A measured order's answer is counted whatever the metrics' switch says (the
+     * order belongs to the phase by its intended time), unless the run has already counted it as
+     * unanswered ({@link #countUnfinished}).
+     */
+    private void answered(BrokerClient.Answer a, Throwable e, boolean measured, LongAdder pending, long intended,
+                          SeriesKey key, String placed) {
         long micros = (System.nanoTime() - intended) / 1_000;
-        if (e != null || a.status() >= 500) {
+        boolean failed = e != null || a.status() >= 500;
+        if (failed) {
             liveErrors.increment();
-            if (measured) {
-                metrics.recordError(key);
-                metrics.count(RunReport.ORDERS_ERRORS + "/" + placed, 1);
-                metrics.count(RunReport.ORDER_ERROR_CAUSE + errorCause(e, a) + "/" + placed, 1);
-            }
-            return;
         }
         if (!measured) {
             return;
         }
-        metrics.record(key, micros);
-        boolean rejected = !a.ok() || (a.body() != null && "REJECTED".equals(a.body().path("status").asText()));
-        metrics.count((rejected ? RunReport.ORDERS_REJECTED : RunReport.ORDERS_ACCEPTED) + "/" + placed, 1);
+        synchronized (settling) {
+            if (settled) {
+                return;
+            }
+            pending.decrement();
+            if (failed) {
+                metrics.recordMeasuredError(key);
+                metrics.countMeasured(RunReport.ORDERS_ERRORS + "/" + placed, 1);
+                metrics.countMeasured(RunReport.ORDER_ERROR_CAUSE + errorCause(e, a) + "/" + placed, 1);
+                return;
+            }
+            metrics.recordMeasured(key, micros);
+            boolean rejected = !a.ok() || (a.body() != null && "REJECTED".equals(a.body().path("status").asText()));
+            metrics.countMeasured((rejected ? RunReport.ORDERS_REJECTED : RunReport.ORDERS_ACCEPTED) + "/" + placed, 1);
+        }
     }
 
     /** A short name for why an order failed: {@code timeout}, {@code connect}, {@code io} or {@code http-<status>}. */

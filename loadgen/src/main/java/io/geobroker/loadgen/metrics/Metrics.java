@@ -45,17 +45,31 @@ public final class Metrics {
      */
     public void record(SeriesKey key, long micros) {
         if (measuring) {
-            for (SeriesKey k : withAggregates(key)) {
-                series(k).record(micros);
-            }
+            recordMeasured(key, micros);
         }
     }
 
     public void recordError(SeriesKey key) {
         if (measuring) {
-            for (SeriesKey k : withAggregates(key)) {
-                series(k).recordError();
-            }
+            recordMeasuredError(key);
+        }
+    }
+
+    /**
+     * Records a latency whatever the switch says, for an event the caller has placed in the measured
+     * phase by its intended time (an order): the switch is flipped by another thread a moment after
+     * the phase begins, and the phase's first orders are sent and may be answered within that moment.
+     */
+    public void recordMeasured(SeriesKey key, long micros) {
+        for (SeriesKey k : withAggregates(key)) {
+            series(k).record(micros);
+        }
+    }
+
+    /** Records an error whatever the switch says; see {@link #recordMeasured}. */
+    public void recordMeasuredError(SeriesKey key) {
+        for (SeriesKey k : withAggregates(key)) {
+            series(k).recordError();
         }
     }
 
@@ -74,8 +88,13 @@ public final class Metrics {
     /** Adds to a named counter (e.g. {@code fills/sydney}) if the run is in its measured phase. */
     public void count(String counter, long delta) {
         if (measuring) {
-            counters.computeIfAbsent(counter, c -> new LongAdder()).add(delta);
+            countMeasured(counter, delta);
         }
+    }
+
+    /** Adds to a named counter whatever the switch says; see {@link #recordMeasured}. */
+    public void countMeasured(String counter, long delta) {
+        counters.computeIfAbsent(counter, c -> new LongAdder()).add(delta);
     }
 
     public long counter(String counter) {

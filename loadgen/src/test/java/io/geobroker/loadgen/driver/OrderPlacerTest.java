@@ -1,11 +1,31 @@
 package io.geobroker.loadgen.driver;
 
+import com.sun.net.httpserver.HttpServer;
+import io.geobroker.domain.Region;
+import io.geobroker.domain.SymbolDirectory;
+import io.geobroker.domain.Topics;
+import io.geobroker.loadgen.metrics.Metrics;
+import io.geobroker.loadgen.metrics.RampedSchedule;
+import io.geobroker.loadgen.metrics.SeriesKey;
+import io.geobroker.loadgen.report.RunReport;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.net.ConnectException;
+import java.net.InetSocketAddress;
 import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -24,5 +44,72 @@ class OrderPlacerTest {
     @Test
     void an_answer_without_an_exception_is_named_by_its_status() {
         assertThat(OrderPlacer.errorCause(null, new BrokerClient.Answer(503, null))).isEqualTo("http-503");
+    }
+
+    /**
+     * The metrics' switch is flipped by the driver's progress loop a moment after the measured
+     * phase begins; orders due in that moment were sent (and could be answered) before it. Here
+     * the switch is never flipped: every order intended inside the phase must still be counted
+     * sent and answered, and none outside it.
+     */
+    @Test
+    void counts_the_measured_phases_orders_by_their_intended_time_not_by_the_metrics_switch() throws Exception {
+        AtomicInteger received = new AtomicInteger();
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        ExecutorService serverThreads = Executors.newFixedThreadPool(2);
+        server.setExecutor(serverThreads);
+        server.createContext("/api/v1/orders", ex -> {
+            ex.getRequestBody().readAllBytes();
+            received.incrementAndGet();
+            byte[] body = "{\"orderId\":\"o\",\"status\":\"NEW\"}".getBytes(StandardCharsets.UTF_8);
+            ex.getResponseHeaders().set("Content-Type", "application/json");
+            ex.sendResponseHeaders(201, body.length);
+            try (OutputStream o = ex.getResponseBody()) {
+                o.write(body);
+            }
+        });
+        server.start();
+        ExecutorService clientThreads = Executors.newFixedThreadPool(2);
+        String url = "http://127.0.0.1:" + server.getAddress().getPort();
+        Region region = new Region("nvirginia", "NorthVirginiaDC", List.of("NYSE", "NASDAQ"), "us-east-1");
+        Target.RegionTarget regionTarget = new Target.RegionTarget(region, url, "127.0.0.1:1");
+        Target target = new Target(List.of(regionTarget), "admin", Topics.standard(), "a stand-in broker");
+        Workload workload = new Workload(500, 1, 60, 20, 20, 50, 1, 1, Duration.ofMillis(200), Duration.ZERO,
+                Duration.ofMillis(400), 1, 64);
+        long start = System.nanoTime() + 50_000_000L;
+        RampedSchedule schedule = RampedSchedule.of(start, 500, 0, 1.0, 800_000_000L);
+        Phases phases = Phases.of(start, System.currentTimeMillis() * 1_000, workload.warmup(), workload.duration());
+        long measured = 0;
+        for (long i = 0; i < schedule.operations(); i++) {
+            measured += phases.measured(schedule.intendedNanos(i)) ? 1 : 0;
+        }
+        Metrics metrics = new Metrics();
+        try (BrokerClient broker = new BrokerClient("nvirginia", url, Duration.ofSeconds(2), Duration.ofSeconds(5),
+                clientThreads)) {
+            OrderPlacer placer = new OrderPlacer(target, Map.of("nvirginia", broker), "t", schedule, workload,
+                    new MarketModel(List.of(SymbolDirectory.standard().symbol("AAPL").orElseThrow()), 1_000),
+                    List.of(new Driver.Customer("c1", "token", regionTarget)), metrics, phases, new LongAdder());
+            placer.place(new AtomicBoolean(), new SplittableRandom(7));
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (placer.outstanding() > 0 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            placer.countUnfinished();
+        } finally {
+            server.stop(0);
+            serverThreads.shutdownNow();
+            clientThreads.shutdownNow();
+        }
+
+        assertThat(measured).isBetween(150L, 250L);
+        assertThat(received.get()).isEqualTo(400);
+        assertThat(metrics.counter(RunReport.ORDERS_SENT + "/nvirginia")).isEqualTo(measured);
+        assertThat(metrics.counter(RunReport.ORDERS_ACCEPTED + "/nvirginia")).isEqualTo(measured);
+        assertThat(metrics.counter(RunReport.ORDERS_ERRORS + "/nvirginia")).isZero();
+        long recorded = 0;
+        for (String type : List.of("LIMIT", "STOP", "MARKET")) {
+            recorded += metrics.series(new SeriesKey(SeriesKey.Kind.PLACEMENT, "nvirginia", type)).total().getTotalCount();
+        }
+        assertThat(recorded).isEqualTo(measured);
     }
 }
