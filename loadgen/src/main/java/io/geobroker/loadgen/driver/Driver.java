@@ -86,6 +86,8 @@ public final class Driver implements AutoCloseable {
     private final Map<String, BrokerClient> brokers = new LinkedHashMap<>();
     private final ProgressBar progress;
     private final String runId;
+    /** Runs started so far (a sweep runs once per step): each run's orders get their own client order ids. */
+    private int runsStarted;
     private final Tickers tickerSource;
     /** The ticker service's rate, when the load generator sets it. */
     private final Optional<TickerRamp> ramp;
@@ -201,7 +203,7 @@ public final class Driver implements AutoCloseable {
                         () -> rate.follow(tickers, stop, liveErrors))));
             }
             SplittableRandom orderRandom = seedRandom.split();
-            OrderPlacer placer = new OrderPlacer(target, brokers, runId, orders, w, market, customers, metrics, phases,
+            OrderPlacer placer = new OrderPlacer(target, brokers, clientOrderIdPrefix(runId, runsStarted++), orders, w, market, customers, metrics, phases,
                     liveErrors);
             Thread orderThread = Threads.start("loadgen-orders", () -> placer.place(stopOrders, orderRandom));
             threads.add(orderThread);
@@ -274,6 +276,16 @@ public final class Driver implements AutoCloseable {
             }
         }
         return metrics;
+    }
+
+    /**
+     * The prefix of the client order ids of a driver's {@code run}-th run (from 0): the run id, then
+     * {@code -run<N>} from the second run on. Without it a sweep's second step would send its first
+     * orders with the ids of the first step's, which the broker answers with the earlier order (the
+     * same parameters) or 409 (others) instead of placing them.
+     */
+    static String clientOrderIdPrefix(String runId, int run) {
+        return run == 0 ? runId : runId + "-run" + (run + 1);
     }
 
     @Override

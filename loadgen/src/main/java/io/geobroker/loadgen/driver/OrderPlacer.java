@@ -40,7 +40,8 @@ final class OrderPlacer {
 
     private final Target target;
     private final Map<String, BrokerClient> brokers;
-    private final String runId;
+    /** Prefix of the client order ids this placer sends: {@code <prefix>-<order number>}. */
+    private final String clientOrderIdPrefix;
     private final RampedSchedule schedule;
     private final Workload workload;
     private final MarketModel market;
@@ -56,11 +57,12 @@ final class OrderPlacer {
     private final Object settling = new Object();
     private boolean settled;
 
-    OrderPlacer(Target target, Map<String, BrokerClient> brokers, String runId, RampedSchedule schedule, Workload workload,
-                MarketModel market, List<Driver.Customer> customers, Metrics metrics, Phases phases, LongAdder liveErrors) {
+    OrderPlacer(Target target, Map<String, BrokerClient> brokers, String clientOrderIdPrefix, RampedSchedule schedule,
+                Workload workload, MarketModel market, List<Driver.Customer> customers, Metrics metrics, Phases phases,
+                LongAdder liveErrors) {
         this.target = target;
         this.brokers = brokers;
-        this.runId = runId;
+        this.clientOrderIdPrefix = clientOrderIdPrefix;
         this.schedule = schedule;
         this.workload = workload;
         this.market = market;
@@ -93,7 +95,7 @@ final class OrderPlacer {
                     : new SeriesKey(SeriesKey.Kind.PLACEMENT, placed, type.name());
             boolean measured = phases.measured(intended);
             ObjectNode body = BrokerClient.JSON.createObjectNode()
-                    .put("clientOrderId", runId + "-" + i).put("symbol", order.symbol().symbol())
+                    .put("clientOrderId", clientOrderIdPrefix + "-" + i).put("symbol", order.symbol().symbol())
                     .put("side", order.side().name()).put("type", type.name()).put("quantity", order.quantity())
                     .put("timeInForce", "GTC").put("allOrNone", false);
             if (order.limitPrice() > 0) {
@@ -199,7 +201,28 @@ final class OrderPlacer {
             metrics.recordMeasured(key, micros);
             boolean rejected = !a.ok() || (a.body() != null && "REJECTED".equals(a.body().path("status").asText()));
             metrics.countMeasured((rejected ? RunReport.ORDERS_REJECTED : RunReport.ORDERS_ACCEPTED) + "/" + placed, 1);
+            if (rejected) {
+                metrics.countMeasured(RunReport.ORDER_REJECT_REASON + rejectReason(a) + "/" + placed, 1);
+            }
         }
+    }
+
+    /**
+     * Why the broker refused an order, in a few words: the order's {@code rejectReason} (a REJECTED
+     * order) or the problem's title (a 4xx), prefixed by the status for the latter; digits become
+     * {@code #} so that reasons naming amounts count together, and at most 60 characters are kept.
+     */
+    static String rejectReason(BrokerClient.Answer answer) {
+        String text = "";
+        if (answer.body() != null) {
+            text = answer.ok() ? answer.body().path("rejectReason").asText("") : answer.body().path("title").asText("");
+        }
+        String reason = (answer.ok() ? "" : "http-" + answer.status() + (text.isEmpty() ? "" : " "))
+                + text.replaceAll("[0-9]+", "#").replace('/', ' ').strip();
+        if (reason.isEmpty()) {
+            reason = "no reason given";
+        }
+        return reason.length() > 60 ? reason.substring(0, 60) : reason;
     }
 
     /** A short name for why an order failed: {@code timeout}, {@code connect}, {@code io} or {@code http-<status>}. */

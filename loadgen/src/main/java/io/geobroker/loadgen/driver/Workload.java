@@ -46,7 +46,13 @@ public record Workload(double ordersPerSecond, double tickersPerSecond, int limi
                 maxInFlight);
     }
 
-    /** The same workload with other durations and no ramp (each step of a sweep starts at its full rates). */
+    /** The same workload, warm-up and ramp measured for {@code newDuration} (a sweep's first step). */
+    public Workload withDuration(Duration newDuration) {
+        return new Workload(ordersPerSecond, tickersPerSecond, limitPercent, stopPercent, marketPercent,
+                marketablePercent, customersPerRegion, symbolsPerExchange, warmup, ramp, newDuration, seed, maxInFlight);
+    }
+
+    /** The same workload with other durations and no ramp (each later step of a sweep starts at its full rates). */
     public Workload withDurations(Duration newWarmup, Duration newDuration) {
         return new Workload(ordersPerSecond, tickersPerSecond, limitPercent, stopPercent, marketPercent,
                 marketablePercent, customersPerRegion, symbolsPerExchange, newWarmup, Duration.ZERO, newDuration, seed,

@@ -87,15 +87,13 @@ public final class ReportWriter {
             out.append(String.format(Locale.ROOT, "%-12s %10d %10d %10d %8d %10d %10d%n", r.region(), r.ordersSent(),
                     r.ordersAccepted(), r.ordersRejected(), r.errors(), r.fills(), r.tickers()));
         }
-        Map<String, Long> causes = new java.util.TreeMap<>();
-        report.throughput().forEach((name, points) -> {
-            if (name.startsWith(RunReport.ORDER_ERROR_CAUSE)) {
-                causes.merge(name.substring(RunReport.ORDER_ERROR_CAUSE.length()),
-                        points.stream().mapToLong(p -> p[1]).sum(), Long::sum);
-            }
-        });
+        Map<String, Long> causes = totals(report, RunReport.ORDER_ERROR_CAUSE);
         if (!causes.isEmpty()) {
             out.append("order errors by cause and region: ").append(causes).append(System.lineSeparator());
+        }
+        Map<String, Long> reasons = totals(report, RunReport.ORDER_REJECT_REASON);
+        if (!reasons.isEmpty()) {
+            out.append("orders rejected by reason and region: ").append(reasons).append(System.lineSeparator());
         }
         report.conditions().entrySet().stream().sorted(Map.Entry.comparingByKey())
                 .forEach(e -> out.append(e.getKey()).append(": ").append(e.getValue()).append(System.lineSeparator()));
@@ -112,6 +110,17 @@ public final class ReportWriter {
             out.append(ChaosRender.markdown(report.chaos()));
         }
         return out.toString();
+    }
+
+    /** The measured totals of the counters named {@code <prefix><what>/<region>}, by {@code <what>/<region>}. */
+    static Map<String, Long> totals(RunReport report, String prefix) {
+        Map<String, Long> totals = new java.util.TreeMap<>();
+        report.throughput().forEach((name, points) -> {
+            if (name.startsWith(prefix)) {
+                totals.merge(name.substring(prefix.length()), points.stream().mapToLong(p -> p[1]).sum(), Long::sum);
+            }
+        });
+        return totals;
     }
 
     public static String csv(RunReport report) {

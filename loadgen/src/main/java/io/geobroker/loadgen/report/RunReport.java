@@ -65,6 +65,8 @@ public record RunReport(String schema, String title, String scenario, String sta
     public static final String ORDERS_ERRORS = "orders.errors";
     /** Prefix of the per-cause error counters: {@code orders.error.<cause>/<region>}. */
     public static final String ORDER_ERROR_CAUSE = "orders.error.";
+    /** Prefix of the per-reason rejection counters: {@code orders.rejected.<reason>/<region>}. */
+    public static final String ORDER_REJECT_REASON = "orders.rejected.";
     public static final String FILLS = "fills";
     public static final String TICKERS = "tickers";
 

@@ -42,6 +42,21 @@ class OrderPlacerTest {
     }
 
     @Test
+    void names_a_refusal_by_the_orders_reject_reason_or_the_problems_title_with_amounts_folded() throws Exception {
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        assertThat(OrderPlacer.rejectReason(new BrokerClient.Answer(201,
+                json.readTree("{\"status\":\"REJECTED\",\"rejectReason\":\"insufficient USD: 1250 needed, 99 available\"}"))))
+                .isEqualTo("insufficient USD: # needed, # available");
+        assertThat(OrderPlacer.rejectReason(new BrokerClient.Answer(422,
+                json.readTree("{\"title\":\"Price off tick\",\"status\":422}")))).isEqualTo("http-422 Price off tick");
+        assertThat(OrderPlacer.rejectReason(new BrokerClient.Answer(409, null))).isEqualTo("http-409");
+        assertThat(OrderPlacer.rejectReason(new BrokerClient.Answer(201, json.readTree("{\"status\":\"REJECTED\"}"))))
+                .isEqualTo("no reason given");
+        assertThat(OrderPlacer.rejectReason(new BrokerClient.Answer(201,
+                json.readTree("{\"rejectReason\":\"" + "x".repeat(100) + "\"}")))).hasSize(60);
+    }
+
+    @Test
     void an_answer_without_an_exception_is_named_by_its_status() {
         assertThat(OrderPlacer.errorCause(null, new BrokerClient.Answer(503, null))).isEqualTo("http-503");
     }

@@ -71,6 +71,21 @@ public class ReportWriterTest {
     }
 
     @Test
+    void console_summary_totals_the_rejections_by_reason_and_region() {
+        Metrics metrics = new Metrics();
+        metrics.countMeasured(RunReport.ORDER_REJECT_REASON + "insufficient USD/sydney", 2);
+        metrics.tick(0);
+        metrics.countMeasured(RunReport.ORDER_REJECT_REASON + "insufficient USD/sydney", 3);
+        metrics.countMeasured(RunReport.ORDER_REJECT_REASON + "http-422 Price off tick/nvirginia", 1);
+        metrics.tick(1_000);
+        RunReport report = RunReport.from(metrics, "t", "default", "2026-11-27T09:00:00Z", Map.of(), 2_000, List.of());
+
+        assertThat(ReportWriter.console(report))
+                .contains("orders rejected by reason and region: {http-422 Price off tick/nvirginia=1, insufficient USD/sydney=5}");
+        assertThat(ReportWriter.console(sample())).doesNotContain("orders rejected by reason");
+    }
+
+    @Test
     void html_is_self_contained_with_the_three_kinds_of_chart() {
         String html = ReportWriter.html(sample());
 
