@@ -209,13 +209,20 @@ final class OrderPlacer {
 
     /**
      * Why the broker refused an order, in a few words: the order's {@code rejectReason} (a REJECTED
-     * order) or the problem's title (a 4xx), prefixed by the status for the latter; digits become
+     * order), or for a 4xx its status, the problem's title and the rejected order's reason if the
+     * problem carries the order (422); digits become
      * {@code #} so that reasons naming amounts count together, and at most 60 characters are kept.
      */
     static String rejectReason(BrokerClient.Answer answer) {
         String text = "";
         if (answer.body() != null) {
-            text = answer.ok() ? answer.body().path("rejectReason").asText("") : answer.body().path("title").asText("");
+            if (answer.ok()) {
+                text = answer.body().path("rejectReason").asText("");
+            } else {
+                String title = answer.body().path("title").asText("");
+                String orderReason = answer.body().path("order").path("rejectReason").asText("");
+                text = orderReason.isEmpty() || title.isEmpty() ? title + orderReason : title + ": " + orderReason;
+            }
         }
         String reason = (answer.ok() ? "" : "http-" + answer.status() + (text.isEmpty() ? "" : " "))
                 + text.replaceAll("[0-9]+", "#").replace('/', ' ').strip();

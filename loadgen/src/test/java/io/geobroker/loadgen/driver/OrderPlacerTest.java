@@ -49,6 +49,9 @@ class OrderPlacerTest {
                 .isEqualTo("insufficient USD: # needed, # available");
         assertThat(OrderPlacer.rejectReason(new BrokerClient.Answer(422,
                 json.readTree("{\"title\":\"Price off tick\",\"status\":422}")))).isEqualTo("http-422 Price off tick");
+        assertThat(OrderPlacer.rejectReason(new BrokerClient.Answer(422, json.readTree(
+                "{\"title\":\"Order rejected\",\"order\":{\"status\":\"REJECTED\",\"rejectReason\":\"no quote for 15 s\"}}"))))
+                .isEqualTo("http-422 Order rejected: no quote for # s");
         assertThat(OrderPlacer.rejectReason(new BrokerClient.Answer(409, null))).isEqualTo("http-409");
         assertThat(OrderPlacer.rejectReason(new BrokerClient.Answer(201, json.readTree("{\"status\":\"REJECTED\"}"))))
                 .isEqualTo("no reason given");
