@@ -203,8 +203,8 @@ public final class Driver implements AutoCloseable {
                         () -> rate.follow(tickers, stop, liveErrors))));
             }
             SplittableRandom orderRandom = seedRandom.split();
-            OrderPlacer placer = new OrderPlacer(target, brokers, clientOrderIdPrefix(runId, runsStarted++), orders, w, market, customers, metrics, phases,
-                    liveErrors);
+            OrderPlacer placer = new OrderPlacer(target, brokers, clientOrderIdPrefix(runId, runsStarted++), orders, w,
+                    market, customers, metrics, phases, liveErrors);
             Thread orderThread = Threads.start("loadgen-orders", () -> placer.place(stopOrders, orderRandom));
             threads.add(orderThread);
 

@@ -210,8 +210,9 @@ final class OrderPlacer {
     /**
      * Why the broker refused an order, in a few words: the order's {@code rejectReason} (a REJECTED
      * order), or for a 4xx its status, the problem's title and the rejected order's reason if the
-     * problem carries the order (422); digits become
-     * {@code #} so that reasons naming amounts count together, and at most 60 characters are kept.
+     * problem carries the order (422). Digits become {@code #} so that reasons naming amounts count
+     * together, and commas semicolons (the reason is part of a counter's name, a column of the CSV
+     * time line); at most 60 characters are kept.
      */
     static String rejectReason(BrokerClient.Answer answer) {
         String text = "";
@@ -225,7 +226,7 @@ final class OrderPlacer {
             }
         }
         String reason = (answer.ok() ? "" : "http-" + answer.status() + (text.isEmpty() ? "" : " "))
-                + text.replaceAll("[0-9]+", "#").replace('/', ' ').strip();
+                + text.replaceAll("[0-9]+", "#").replace('/', ' ').replace(',', ';').strip();
         if (reason.isEmpty()) {
             reason = "no reason given";
         }

@@ -46,7 +46,7 @@ class OrderPlacerTest {
         com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
         assertThat(OrderPlacer.rejectReason(new BrokerClient.Answer(201,
                 json.readTree("{\"status\":\"REJECTED\",\"rejectReason\":\"insufficient USD: 1250 needed, 99 available\"}"))))
-                .isEqualTo("insufficient USD: # needed, # available");
+                .isEqualTo("insufficient USD: # needed; # available");
         assertThat(OrderPlacer.rejectReason(new BrokerClient.Answer(422,
                 json.readTree("{\"title\":\"Price off tick\",\"status\":422}")))).isEqualTo("http-422 Price off tick");
         assertThat(OrderPlacer.rejectReason(new BrokerClient.Answer(422, json.readTree(
