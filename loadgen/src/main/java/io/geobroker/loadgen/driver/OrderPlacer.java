@@ -230,7 +230,7 @@ final class OrderPlacer {
         if (reason.isEmpty()) {
             reason = "no reason given";
         }
-        return reason.length() > 60 ? reason.substring(0, 60) : reason;
+        return reason.length() > 60 ? reason.substring(0, 60).strip() : reason;
     }
 
     /** A short name for why an order failed: {@code timeout}, {@code connect}, {@code io} or {@code http-<status>}. */

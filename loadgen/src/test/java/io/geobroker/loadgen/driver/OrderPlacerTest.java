@@ -28,6 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 class OrderPlacerTest {
 
@@ -52,6 +53,10 @@ class OrderPlacerTest {
         assertThat(OrderPlacer.rejectReason(new BrokerClient.Answer(422, json.readTree(
                 "{\"title\":\"Order rejected\",\"order\":{\"status\":\"REJECTED\",\"rejectReason\":\"no quote for 15 s\"}}"))))
                 .isEqualTo("http-422 Order rejected: no quote for # s");
+        assertThat(OrderPlacer.rejectReason(new BrokerClient.Answer(422, json.readTree(
+                "{\"title\":\"Order rejected\",\"order\":{\"rejectReason\":\"the latest quote has 120 shares left for the order\"}}"))))
+                .as("cut at 60 characters, without the space the cut left")
+                .isEqualTo("http-422 Order rejected: the latest quote has # shares left");
         assertThat(OrderPlacer.rejectReason(new BrokerClient.Answer(409, null))).isEqualTo("http-409");
         assertThat(OrderPlacer.rejectReason(new BrokerClient.Answer(201, json.readTree("{\"status\":\"REJECTED\"}"))))
                 .isEqualTo("no reason given");
@@ -108,10 +113,7 @@ class OrderPlacerTest {
                     new MarketModel(List.of(SymbolDirectory.standard().symbol("AAPL").orElseThrow()), 1_000),
                     List.of(new Driver.Customer("c1", "token", regionTarget)), metrics, phases, new LongAdder());
             placer.place(new AtomicBoolean(), new SplittableRandom(7));
-            long deadline = System.nanoTime() + 10_000_000_000L;
-            while (placer.outstanding() > 0 && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> placer.outstanding() == 0);
             placer.countUnfinished();
         } finally {
             server.stop(0);
