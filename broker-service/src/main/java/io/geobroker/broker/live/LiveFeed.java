@@ -230,7 +230,11 @@ public class LiveFeed implements FillListener, SmartLifecycle {
         running = false;
         wake();
         for (Subscriber s : subscribers) {
-            s.emitter().complete();
+            try {
+                s.emitter().complete();
+            } catch (IllegalStateException e) {
+                log.debug("a live page's stream had already ended", e);
+            }
         }
         subscribers.clear();
         for (Thread t : new Thread[] {pusher, remote}) {
@@ -256,10 +260,14 @@ public class LiveFeed implements FillListener, SmartLifecycle {
                     }
                     dirty = false;
                 }
-                push();
-                if (System.nanoTime() - nextHeartbeat >= 0) {
-                    heartbeat();
-                    nextHeartbeat = System.nanoTime() + HEARTBEAT.toNanos();
+                try {
+                    push();
+                    if (System.nanoTime() - nextHeartbeat >= 0) {
+                        heartbeat();
+                        nextHeartbeat = System.nanoTime() + HEARTBEAT.toNanos();
+                    }
+                } catch (RuntimeException e) {
+                    log.warn("pushing to the live pages failed; the next push goes on", e);
                 }
                 Thread.sleep(COALESCE.toMillis());
             }
@@ -318,13 +326,17 @@ public class LiveFeed implements FillListener, SmartLifecycle {
         }
     }
 
-    /** Sends one event; a page that is gone is dropped (its emitter completes with the error). */
+    /**
+     * Sends one event; a page that is gone is dropped. Its stream is not completed from here: after
+     * a failed write the servlet container ends the request itself, and a stream whose request has
+     * already ended or failed ({@link IllegalStateException}) refuses to be completed by another thread.
+     */
     private void send(Subscriber s, SseEmitter.SseEventBuilder event) {
         try {
             s.emitter().send(event);
         } catch (IOException | IllegalStateException e) {
             subscribers.remove(s);
-            s.emitter().completeWithError(e);
+            log.debug("a live page's stream is gone; it is pushed nothing more", e);
         }
     }
 

@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -50,6 +51,33 @@ class LiveFeedTest {
 
         boolean got(String name, String content) {
             return events.stream().anyMatch(e -> e.contains("event:" + name) && e.contains(content));
+        }
+    }
+
+    /**
+     * A page whose request the servlet container has already failed: every write, and completing it
+     * from another thread, is refused with the container's {@link IllegalStateException}.
+     */
+    static final class GonePage extends SseEmitter {
+        final AtomicInteger writes = new AtomicInteger();
+        volatile boolean gone;
+
+        @Override
+        public void send(SseEventBuilder builder) {
+            if (gone) {
+                writes.incrementAndGet();
+                throw new IllegalStateException("the request's asynchronous context has failed");
+            }
+        }
+
+        @Override
+        public void complete() {
+            throw new IllegalStateException("completed from an application thread after the error");
+        }
+
+        @Override
+        public void completeWithError(Throwable ex) {
+            throw new IllegalStateException("completed from an application thread after the error");
         }
     }
 
@@ -94,6 +122,22 @@ class LiveFeedTest {
         });
         assertThat(bob.events).noneMatch(e -> e.contains("o-local") || e.contains("o-remote") || e.contains("o-filled"));
         assertThat(alice.events).noneMatch(e -> e.contains("o-bob"));
+    }
+
+    @Test
+    void a_page_whose_request_failed_is_dropped_and_the_other_pages_are_still_pushed() throws Exception {
+        feed.start();
+        Page alice = new Page();
+        GonePage bob = new GonePage();
+        feed.subscribe("bob", bob);
+        feed.subscribe("alice", alice);
+        bob.gone = true;
+
+        feed.ended(List.of(cancelled("bob", "o-bob")));
+        await().atMost(Duration.ofSeconds(5)).until(() -> feed.subscribers() == 1);
+        feed.ended(List.of(cancelled("alice", "o-after")));
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(alice.got("orders", "o-after")).isTrue());
+        assertThat(bob.writes).as("one refused write, then nothing more is tried").hasValue(1);
     }
 
     @Test
