@@ -48,7 +48,11 @@ public record BrokerProperties(
                commit is a request and a write to __consumer_offsets; a later commit covers the earlier
                offsets, and tickers after the committed offset are read again after a restart and
                recognised as replays, so a longer interval only means more of them are read again. */
-            @DefaultValue("250ms") Duration offsetCommitInterval) {
+            @DefaultValue("250ms") Duration offsetCommitInterval,
+            /* Longest time between two polls of the ticker consumer before the group takes its
+               partitions away (Kafka's max.poll.interval.ms). The consumer waits while the engine's
+               queue is full, i.e. while Cassandra does not answer; it rejoins afterwards. */
+            @DefaultValue("5m") Duration maxPollInterval) {
     }
 
     /** The single-threaded engine and its group commit. */

@@ -24,6 +24,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.FencedInstanceIdException;
 import org.apache.kafka.common.errors.WakeupException;
@@ -55,6 +56,8 @@ import java.util.concurrent.TimeUnit;
 public class TickerConsumer implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(TickerConsumer.class);
+    /** How long after a failed consumer a new one starts. */
+    static final Duration RESTART_DELAY = Duration.ofSeconds(1);
 
     private final Engine engine;
     private final LiveFeed live;
@@ -95,6 +98,8 @@ public class TickerConsumer implements SmartLifecycle {
         consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         consumerConfig.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         consumerConfig.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, properties.kafka().maxPollRecords());
+        consumerConfig.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG,
+                Math.toIntExact(properties.kafka().maxPollInterval().toMillis()));
         this.commitIntervalNanos = properties.kafka().offsetCommitInterval().toNanos();
         consumerConfig.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         consumerConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, "broker-tickers-" + region.name());
@@ -145,13 +150,50 @@ public class TickerConsumer implements SmartLifecycle {
         return 1;
     }
 
+    /**
+     * Consumes until stopped. A failure of the consumer (say a commit refused by a group that moved on
+     * while the engine, waiting on Cassandra, held this thread past the poll interval) does not end
+     * consumption: the consumer is closed and a new one goes on from the committed offsets a second
+     * later, the engine recognising what it reads again by sequence. Only stopping, a fencing by
+     * another broker of the region, or an engine that never became ready end it.
+     */
     private void run() {
+        while (running) {
+            try {
+                consume();
+                return;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException e) {
+                if (!running) {
+                    return;
+                }
+                log.error("ticker consumer failed; a new one consumes from the committed offsets in {} ms",
+                        RESTART_DELAY.toMillis(), e);
+            } finally {
+                consumer = null;
+            }
+            try {
+                Thread.sleep(RESTART_DELAY.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** One consumer's life: returns when consumption is over for good, throws when a new consumer should go on. */
+    private void consume() throws InterruptedException {
         try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(consumerConfig, new StringDeserializer(),
                 new ByteArrayDeserializer());
              KafkaProducer<String, byte[]> deadLetters = new KafkaProducer<>(producerConfig, new StringSerializer(),
                      new ByteArraySerializer());
              KafkaClientMetrics metrics = new KafkaClientMetrics(c)) {
             consumer = c;
+            if (!running) {
+                return;
+            }
             metrics.bindTo(meters);
             // The dead-letter topic is made writable while tickers flow; the first poison message waits for it.
             TopicReadiness.Check deadLetterTopicChecked = deadLetterTopic.inBackground("dead-letter-topic-readiness",
@@ -163,7 +205,20 @@ public class TickerConsumer implements SmartLifecycle {
             c.subscribe(tickerTopics, new ConsumerRebalanceListener() {
                 @Override
                 public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-                    commit(c, true);
+                    try {
+                        commit(c, true);
+                    } catch (KafkaException e) {
+                        log.warn("committing ticker offsets as {} were revoked failed ({}); a later commit covers "
+                                + "them", partitions, e.toString());
+                    }
+                }
+
+                @Override
+                public void onPartitionsLost(Collection<TopicPartition> partitions) {
+                    // The group has moved on without this consumer: a commit would be refused. What the
+                    // engine made durable is committed after the partitions are assigned again.
+                    log.warn("lost {} (no poll for longer than the poll interval, or the session expired); "
+                            + "rejoining", partitions);
                 }
 
                 @Override
@@ -197,12 +252,6 @@ public class TickerConsumer implements SmartLifecycle {
         } catch (FencedInstanceIdException e) {
             log.error("another broker of region {} consumes its tickers now (same group.instance.id): this one stops "
                     + "consuming; a region has one broker", regionName);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
-            log.error("ticker consumer stopped", e);
-        } finally {
-            consumer = null;
         }
     }
 

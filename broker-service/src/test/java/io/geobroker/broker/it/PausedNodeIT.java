@@ -1,7 +1,6 @@
 package io.geobroker.broker.it;
 
 import io.geobroker.domain.Fill;
-import io.geobroker.stack.LocalStack;
 import io.geobroker.testsupport.StackContext;
 import io.geobroker.testsupport.WithLocalStack;
 import org.awaitility.core.ThrowingRunnable;
@@ -10,7 +9,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -108,15 +106,15 @@ class PausedNodeIT {
      * again (always), and returns the ticker's fills once each order has one.
      */
     private Ticked tickWhilePaused(CrossingOrders orders, ThrowingRunnable whilePaused) throws Exception {
-        long node = nodePid("cassandra-nvirginia-1");
+        long node = NodeSignals.pid(context, "cassandra-nvirginia-1");
         long sequence;
-        signal("STOP", node);
+        NodeSignals.signal("STOP", node);
         try {
             sequence = exchange.tick(orders.symbol, CrossingOrders.PRICE, orders.totalQuantity());
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).untilAsserted(whilePaused);
             assertThat(fillsOf(orders.symbol)).as("nothing of the group is published before it is durable").isEmpty();
         } finally {
-            signal("CONT", node);
+            NodeSignals.signal("CONT", node);
         }
 
         await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
@@ -134,17 +132,5 @@ class PausedNodeIT {
         return broker.api.rawText("/actuator/prometheus").lines()
                 .filter(l -> l.startsWith("geobroker_engine_account_rereads_total{"))
                 .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
-    }
-
-    private long nodePid(String name) {
-        return context.stack().processes().stream().filter(p -> p.name().equals(name) && p.alive())
-                .mapToLong(LocalStack.ProcessInfo::pid).findFirst()
-                .orElseThrow(() -> new IllegalStateException("no running " + name + " in " + context.stack().processes()));
-    }
-
-    /** Sends SIGSTOP or SIGCONT to one process of the test stack, by pid. */
-    private static void signal(String signal, long pid) throws IOException, InterruptedException {
-        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
-        assertThat(kill.waitFor()).as("kill -%s %d", signal, pid).isZero();
     }
 }
