@@ -21,10 +21,11 @@ import static org.awaitility.Awaitility.await;
  * The ticker consumer held past Kafka's poll interval: while the region's Cassandra node is paused
  * (SIGSTOP, by pid; SIGCONT always sent), the engine waits for its batch, its queue (4 commands
  * here) fills, and the consumer waits to hand it the next ticker, longer than its poll interval (2 s
- * here). The group takes its partitions away; when the node runs again, the consumer rejoins (its
- * commit for the lost partitions would be refused) and goes on: the next ticker fills the next
- * orders. Before, the refused commit ended the consumer's thread and the broker filled nothing more
- * while it reported itself healthy.
+ * here). The group takes its partitions away while offsets the engine made durable before the pause
+ * wait to be committed; when the node runs again, the consumer rejoins without committing them (the
+ * group would refuse it) and goes on: the next ticker fills the next orders. Before, the refused
+ * commit ended the consumer's thread and the broker filled nothing more while it reported itself
+ * healthy.
  */
 @WithLocalStack
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -45,14 +46,23 @@ class StalledTickerConsumerIT {
     void start(StackContext context) {
         this.context = context;
         TestStack stack = TestStack.of(context);
+        // Offsets are committed only on revocation and at the stop (the interval outlasts the test), so
+        // the offsets the engine made durable are still waiting to be committed when the group takes
+        // the partitions away.
         broker = new InProcessBroker(stack, "nvirginia", stack.testAddress(43), Map.of(
                 "geobroker.kafka.max-poll-interval", POLL_INTERVAL.toMillis() + "ms",
+                "geobroker.kafka.offset-commit-interval", "10m",
                 "geobroker.engine.queue-capacity", 4));
         exchange = new Exchange(stack.kafkaBootstrap("nvirginia"), stack.topics());
     }
 
     @Test
     void a_consumer_held_past_its_poll_interval_rejoins_and_the_next_ticker_fills() throws Exception {
+        CrossingOrders before = new CrossingOrders(broker.api, "stalled-before", SYMBOL, 1, CrossingOrders.QTY, 0);
+        long beforeSequence = exchange.tick(SYMBOL, CrossingOrders.PRICE, before.totalQuantity());
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                .until(() -> fillsOf(beforeSequence).size() >= before.owners.size());
+
         CrossingOrders first = new CrossingOrders(broker.api, "stalled", SYMBOL, 1, CrossingOrders.QTY, 0);
         long node = NodeSignals.pid(context, "cassandra-nvirginia-1");
         long firstSequence;
