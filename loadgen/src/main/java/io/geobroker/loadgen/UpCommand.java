@@ -7,6 +7,7 @@ import io.geobroker.domain.SymbolInfo;
 import io.geobroker.domain.Topology;
 import io.geobroker.loadgen.demo.Demo;
 import io.geobroker.loadgen.driver.TickerRateClient;
+import io.geobroker.stack.Jdk17;
 import io.geobroker.stack.WanMode;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -105,7 +106,9 @@ public final class UpCommand implements Callable<Integer> {
         Files.createDirectories(dir);
         Files.deleteIfExists(dir.resolve(SUMMARY));
         Files.writeString(dir.resolve(PID), Long.toString(ProcessHandle.current().pid()));
-        List<String> c1 = List.of(DemoCommand.C1_ONLY);
+        // The demo's JVM options: C1 only, and Java thread priorities as the OS's where that is allowed.
+        List<String> c1 = new ArrayList<>(List.of(DemoCommand.C1_ONLY));
+        c1.addAll(Jdk17.threadPriorities());
         Demo.Settings settings = new Demo.Settings(root, dir, addressPrefix, wanMode, 1, 256, c1, brokerHeapMb, c1,
                 false, startTimeout, Optional.of(new Demo.TickerService(256, c1, 42, Integer.MAX_VALUE, 0)));
         Demo demo = new Demo(settings);
