@@ -94,6 +94,11 @@ class FixIT {
         sydney = new InProcessBroker(stack, "sydney", sydneyAddress, fix(peered, store.resolve("sydney")));
         api = broker.api;
         exchange = new Exchange(stack.kafkaBootstrap("nvirginia"), stack.topics());
+        // The acceptors start after the brokers are ready for REST; the brokers' health waits for them.
+        for (BrokerApi b : List.of(broker.api, sydney.api)) {
+            await("the FIX acceptor listening").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> b.get(null, "/actuator/health").status() == 200);
+        }
     }
 
     private static Map<String, Object> fix(Map<String, Object> peered, Path store) {
