@@ -1,6 +1,7 @@
 package io.geobroker.broker.fix;
 
 import io.geobroker.broker.config.BrokerProperties;
+import io.geobroker.broker.matching.Engine;
 import io.geobroker.broker.order.OrderService;
 import io.geobroker.broker.security.TokenAuthenticator;
 import io.geobroker.domain.SymbolDirectory;
@@ -29,6 +30,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 
 /**
  * The broker's FIX 4.4 acceptor: one session per customer (SenderCompID = customer id,
@@ -49,6 +51,7 @@ public class FixAcceptor implements SmartLifecycle {
     private final Topology topology;
     private final Topics topics;
     private final String region;
+    private final Engine engine;
     private ThreadedSocketAcceptor acceptor;
     private FixSessions sessions;
     private FixFillFeed feed;
@@ -60,7 +63,8 @@ public class FixAcceptor implements SmartLifecycle {
 
     public FixAcceptor(BrokerProperties properties, @Value("${server.address:0.0.0.0}") String bindAddress,
                        OrderService orders, TokenAuthenticator tokens, SymbolDirectory directory, Topology topology,
-                       Topics topics) {
+                       Topics topics, Engine engine) {
+        this.engine = engine;
         this.config = properties.fix();
         this.bindAddress = bindAddress;
         this.orders = orders;
@@ -72,10 +76,11 @@ public class FixAcceptor implements SmartLifecycle {
     }
 
     /**
-     * Starts the acceptor on its own thread, so the broker is ready for REST while FIX 4.4's classes
-     * load (about 2 s of a start, most of it the JVM verifying the message factory): a restarted
-     * broker serves REST that much sooner, and FIX clients reconnect as they do after any restart.
-     * Until the acceptor listens, and for good if it could not start, {@link #health} is DOWN.
+     * Starts the acceptor on its own thread once the engine has rebuilt its state, so FIX 4.4's
+     * classes (about 2 s of a start, most of it the JVM verifying the message factory) load neither
+     * on the broker's way to being ready for REST nor beside the engine's rebuild: a restarted broker
+     * serves REST that much sooner, and FIX clients reconnect as they do after any restart. Until the
+     * acceptor listens, and for good if it could not start, {@link #health} is DOWN.
      */
     @Override
     public synchronized void start() {
@@ -89,7 +94,18 @@ public class FixAcceptor implements SmartLifecycle {
         starter.start();
     }
 
-    private synchronized void startAcceptor() {
+    private void startAcceptor() {
+        try {
+            while (running && !engine.awaitReady(Duration.ofSeconds(1))) {
+                // the engine is still rebuilding its state
+            }
+        } catch (InterruptedException e) {
+            return;
+        }
+        startWhileRunning();
+    }
+
+    private synchronized void startWhileRunning() {
         if (!running) {
             return;
         }
