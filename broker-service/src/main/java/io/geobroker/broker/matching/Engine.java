@@ -17,8 +17,6 @@ import io.geobroker.domain.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import jakarta.annotation.PostConstruct;
-import jakarta.annotation.PreDestroy;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
@@ -272,29 +270,8 @@ public class Engine implements SmartLifecycle {
 
     // ---- life cycle
 
-    /**
-     * Starts rebuilding the state as soon as the engine exists, while the rest of the broker's beans
-     * and its web server are made (about a second and a half of a start): the broker is ready that
-     * much sooner after a restart. Commands wait in the queue until the state is rebuilt.
-     */
-    @PostConstruct
-    void startEarly() {
-        start();
-    }
-
-    /** Stops the engine if the broker's start failed after {@link #startEarly}, as {@link #stop} does. */
-    @PreDestroy
-    void destroy() {
-        if (running) {
-            stop();
-        }
-    }
-
     @Override
-    public synchronized void start() {
-        if (running) {
-            return;
-        }
+    public void start() {
         running = true;
         thread = new Thread(this::run, "engine");
         // The one thread every fill and placement of the region passes through, serially: where the
@@ -306,7 +283,7 @@ public class Engine implements SmartLifecycle {
     }
 
     @Override
-    public synchronized void stop() {
+    public void stop() {
         running = false;
         if (thread != null) {
             thread.interrupt();
