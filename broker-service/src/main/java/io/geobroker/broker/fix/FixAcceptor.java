@@ -1,7 +1,6 @@
 package io.geobroker.broker.fix;
 
 import io.geobroker.broker.config.BrokerProperties;
-import io.geobroker.broker.matching.Engine;
 import io.geobroker.broker.order.OrderService;
 import io.geobroker.broker.security.TokenAuthenticator;
 import io.geobroker.domain.SymbolDirectory;
@@ -30,7 +29,6 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 
 /**
  * The broker's FIX 4.4 acceptor: one session per customer (SenderCompID = customer id,
@@ -51,7 +49,6 @@ public class FixAcceptor implements SmartLifecycle {
     private final Topology topology;
     private final Topics topics;
     private final String region;
-    private final Engine engine;
     private ThreadedSocketAcceptor acceptor;
     private FixSessions sessions;
     private FixFillFeed feed;
@@ -63,8 +60,7 @@ public class FixAcceptor implements SmartLifecycle {
 
     public FixAcceptor(BrokerProperties properties, @Value("${server.address:0.0.0.0}") String bindAddress,
                        OrderService orders, TokenAuthenticator tokens, SymbolDirectory directory, Topology topology,
-                       Topics topics, Engine engine) {
-        this.engine = engine;
+                       Topics topics) {
         this.config = properties.fix();
         this.bindAddress = bindAddress;
         this.orders = orders;
@@ -76,11 +72,11 @@ public class FixAcceptor implements SmartLifecycle {
     }
 
     /**
-     * Starts the acceptor on its own thread once the engine has rebuilt its state, so FIX 4.4's
-     * classes (about 2 s of a start, most of it the JVM verifying the message factory) load neither
-     * on the broker's way to being ready for REST nor beside the engine's rebuild: a restarted broker
-     * serves REST that much sooner, and FIX clients reconnect as they do after any restart. Until the
-     * acceptor listens, and for good if it could not start, {@link #health} is DOWN.
+     * Starts the acceptor on its own thread, off the broker's way to being ready for REST: FIX 4.4's
+     * classes take about 2 s of a start to load (most of it the JVM verifying the message factory),
+     * and a FIX port that cannot be opened no longer keeps the broker from serving REST. Until the
+     * acceptor listens, and for good if it could not start, {@link #health} is DOWN. Orders that
+     * arrive before the engine has rebuilt its state wait for it, as REST's do.
      */
     @Override
     public synchronized void start() {
@@ -89,20 +85,9 @@ public class FixAcceptor implements SmartLifecycle {
             state = State.DISABLED;
             return;
         }
-        Thread starter = new Thread(this::startAcceptor, "fix-start");
+        Thread starter = new Thread(this::startWhileRunning, "fix-start");
         starter.setDaemon(true);
         starter.start();
-    }
-
-    private void startAcceptor() {
-        try {
-            while (running && !engine.awaitReady(Duration.ofSeconds(1))) {
-                // the engine is still rebuilding its state
-            }
-        } catch (InterruptedException e) {
-            return;
-        }
-        startWhileRunning();
     }
 
     private synchronized void startWhileRunning() {
