@@ -107,10 +107,11 @@ public final class UpCommand implements Callable<Integer> {
         Files.deleteIfExists(dir.resolve(SUMMARY));
         Files.writeString(dir.resolve(PID), Long.toString(ProcessHandle.current().pid()));
         // The demo's JVM options: C1 only, and Java thread priorities as the OS's where that is allowed.
-        List<String> c1 = new ArrayList<>(List.of(DemoCommand.C1_ONLY));
-        c1.addAll(Jdk17.threadPriorities());
-        Demo.Settings settings = new Demo.Settings(root, dir, addressPrefix, wanMode, 1, 256, c1, brokerHeapMb, c1,
-                false, startTimeout, Optional.of(new Demo.TickerService(256, c1, 42, Integer.MAX_VALUE, 0)));
+        List<String> jvmOptions = new ArrayList<>(List.of(DemoCommand.C1_ONLY));
+        jvmOptions.addAll(Jdk17.threadPriorities());
+        Demo.Settings settings = new Demo.Settings(root, dir, addressPrefix, wanMode, 1, 256, jvmOptions, brokerHeapMb,
+                jvmOptions, false, startTimeout,
+                Optional.of(new Demo.TickerService(256, jvmOptions, 42, Integer.MAX_VALUE, 0)));
         Demo demo = new Demo(settings);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {

@@ -5,8 +5,8 @@ import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.stereotype.Component;
 
 /**
- * The {@code fix} component of {@code /actuator/health}: DOWN while the FIX acceptor starts (after the
- * broker is ready for REST) and if it could not start. Not part of readiness, which is REST's.
+ * The {@code fix} component of {@code /actuator/health}: DOWN while the FIX acceptor starts (on its own
+ * thread, off the way to readiness) and if it could not start. Not part of readiness, which is REST's.
  */
 @Component
 public class FixHealthIndicator implements HealthIndicator {

@@ -94,7 +94,7 @@ class FixIT {
         sydney = new InProcessBroker(stack, "sydney", sydneyAddress, fix(peered, store.resolve("sydney")));
         api = broker.api;
         exchange = new Exchange(stack.kafkaBootstrap("nvirginia"), stack.topics());
-        // The acceptors start after the brokers are ready for REST; the brokers' health waits for them.
+        // The acceptors start on their own threads, off the way to readiness; the brokers' health waits for them.
         for (BrokerApi b : List.of(broker.api, sydney.api)) {
             await("the FIX acceptor listening").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
                     .until(() -> b.get(null, "/actuator/health").status() == 200);

@@ -21,8 +21,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A broker whose FIX acceptor cannot start (its port is taken) still starts and serves REST: the
- * acceptor starts after the broker is ready, and its failure shows as the {@code fix} component of
- * the broker's health, not as a broker that never comes up.
+ * acceptor starts on its own thread, and its failure shows as the {@code fix} component of the
+ * broker's health, not as a broker that never comes up.
  */
 @WithLocalStack
 class FixStartIT {
