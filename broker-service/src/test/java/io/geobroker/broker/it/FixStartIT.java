@@ -42,7 +42,9 @@ class FixStartIT {
             taken.setReuseAddress(true);
             taken.bind(new InetSocketAddress(InetAddress.getByName(address), PORT));
             try (InProcessBroker broker = new InProcessBroker(stack, "nvirginia", address, fix)) {
-                assertThat(broker.api.get(null, "/actuator/health/readiness").status()).isEqualTo(200);
+                // Ready once the engine has rebuilt its state, which goes on after the context has started.
+                await("the broker ready").atMost(Duration.ofSeconds(60))
+                        .until(() -> broker.api.get(null, "/actuator/health/readiness").status() == 200);
                 String token = broker.api.customer("fixstart" + UUID.randomUUID().toString().substring(0, 8), 1_000_000);
                 assertThat(broker.api.get(token, "/api/v1/account/balances").status()).isEqualTo(200);
 
