@@ -98,7 +98,7 @@ public class FixAcceptor implements SmartLifecycle {
             startSessions();
             state = State.LISTENING;
         } catch (RuntimeException e) {
-            failure = e.getMessage();
+            failure = String.valueOf(e.getMessage());
             state = State.FAILED;
             log.error("FIX 4.4 acceptor did not start; the broker serves REST without it", e);
         }
@@ -139,10 +139,10 @@ public class FixAcceptor implements SmartLifecycle {
     /** UP once the acceptor listens (or when FIX is disabled); DOWN while it starts, and if it could not. */
     public Health health() {
         return switch (state) {
-            case LISTENING -> Health.up().withDetail("port", config.port()).build();
-            case DISABLED -> Health.up().withDetail("enabled", false).build();
-            case STARTING -> Health.down().withDetail("fix", "starting").build();
-            case FAILED -> Health.down().withDetail("fix", "not started: " + failure).build();
+            case LISTENING -> Health.up().withDetail("state", "listening").withDetail("port", config.port()).build();
+            case DISABLED -> Health.up().withDetail("state", "disabled").build();
+            case STARTING -> Health.down().withDetail("state", "starting").build();
+            case FAILED -> Health.down().withDetail("state", "not started").withDetail("error", failure).build();
         };
     }
 

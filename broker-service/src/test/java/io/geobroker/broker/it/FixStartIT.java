@@ -4,12 +4,12 @@ import io.geobroker.broker.fix.FixAcceptor;
 import io.geobroker.testsupport.StackContext;
 import io.geobroker.testsupport.WithLocalStack;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.actuate.health.Status;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -30,10 +30,10 @@ class FixStartIT {
     private static final int PORT = 9878;
 
     @Test
-    void a_taken_fix_port_leaves_rest_served_and_the_fix_health_down(StackContext context) throws Exception {
+    void a_taken_fix_port_leaves_rest_served_and_the_fix_health_down(StackContext context, @TempDir Path store)
+            throws Exception {
         TestStack stack = TestStack.of(context);
         String address = stack.testAddress(44);
-        Path store = Files.createTempDirectory("fix-start-store");
         Map<String, Object> fix = new HashMap<>();
         fix.put("geobroker.fix.enabled", "true");
         fix.put("geobroker.fix.port", PORT);
@@ -50,14 +50,11 @@ class FixStartIT {
 
                 FixAcceptor acceptor = broker.bean(FixAcceptor.class);
                 await("the FIX acceptor's start to fail").atMost(Duration.ofSeconds(60))
-                        .until(() -> String.valueOf(acceptor.health().getDetails().get("fix")).startsWith("not started"));
+                        .until(() -> "not started".equals(acceptor.health().getDetails().get("state")));
                 assertThat(acceptor.health().getStatus()).isEqualTo(Status.DOWN);
+                assertThat(String.valueOf(acceptor.health().getDetails().get("error"))).contains(":" + PORT);
                 assertThat(broker.api.get(null, "/actuator/health").status()).isEqualTo(503);
                 assertThat(broker.api.get(null, "/actuator/health/readiness").status()).isEqualTo(200);
-            }
-        } finally {
-            try (var files = Files.walk(store)) {
-                files.sorted((a, b) -> b.getNameCount() - a.getNameCount()).forEach(p -> p.toFile().delete());
             }
         }
     }
