@@ -2,6 +2,7 @@ package io.geobroker.broker.matching;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BatchType;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
@@ -26,6 +27,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 
 /**
  * The engine's Cassandra access: the reads that rebuild its state at start and lazily load
@@ -197,28 +200,38 @@ final class EngineStore {
     // ---- reads
 
     Optional<SymbolRow> symbolState(String symbol) {
-        Row r = session.execute(selectSymbolState.bind(symbol)).one();
-        if (r == null) {
-            return Optional.empty();
-        }
+        return OrderDao.joined(symbolStateAsync(symbol));
+    }
+
+    /** The symbol's row, read without waiting for it. */
+    CompletableFuture<Optional<SymbolRow>> symbolStateAsync(String symbol) {
+        return session.executeAsync(selectSymbolState.bind(symbol)).toCompletableFuture()
+                .thenApply(rs -> Optional.ofNullable(rs.one()).map(EngineStore::symbolRow));
+    }
+
+    private static SymbolRow symbolRow(Row r) {
         Optional<QuoteRow> quote = r.isNull("quote_sequence") ? Optional.empty()
                 : Optional.of(new QuoteRow(r.getLong("quote_price"), r.getLong("quote_volume"), r.getLong("quote_sequence"),
                         r.getLong("quote_exchange_time_micros"), r.getInstant("quote_updated_at")));
-        return Optional.of(new SymbolRow(r.getInt("generation"), r.getInt("deletions"),
+        return new SymbolRow(r.getInt("generation"), r.getInt("deletions"),
                 r.getLong("last_ticker_sequence"), r.getLong("next_order_sequence"),
-                r.isNull("last_group_first_sequence") ? -1 : r.getLong("last_group_first_sequence"), quote));
+                r.isNull("last_group_first_sequence") ? -1 : r.getLong("last_group_first_sequence"), quote);
     }
 
     List<OpenRow> openOrders(String symbol, int generation) {
-        List<OpenRow> rows = new ArrayList<>();
-        for (Row r : session.execute(selectOpenOrders.bind(symbol, generation))) {
-            rows.add(new OpenRow(r.getUuid("order_id"), r.getString("customer_id"), r.getLong("sequence")));
-        }
-        return rows;
+        return OrderDao.joined(openOrdersAsync(symbol, generation));
     }
 
-    Optional<Order> order(String customerId, UUID orderId) {
-        return orders.find(customerId, orderId);
+    /** The open orders of the symbol's generation, every page, read without waiting for them. */
+    CompletableFuture<List<OpenRow>> openOrdersAsync(String symbol, int generation) {
+        return allRows(session.executeAsync(selectOpenOrders.bind(symbol, generation)),
+                r -> new OpenRow(r.getUuid("order_id"), r.getString("customer_id"), r.getLong("sequence")),
+                new ArrayList<>());
+    }
+
+    /** The customer's order, read without waiting for it (with the placements' reads of that customer, {@link OrderDao#findAsync}). */
+    CompletableFuture<Optional<Order>> orderAsync(String customerId, UUID orderId) {
+        return orders.findAsync(customerId, orderId);
     }
 
     CashAccount cash(String customerId, String currency) {
@@ -237,13 +250,21 @@ final class EngineStore {
         return held;
     }
 
-    /** The fills of the symbol's tickers {@code first} to {@code last}, in ticker order. */
-    List<FillRow> fills(String symbol, long first, long last) {
-        List<FillRow> fills = new ArrayList<>();
-        for (Row r : session.execute(selectFills.bind(symbol, first, last))) {
-            fills.add(fillRow(symbol, r.getLong("ticker_sequence"), r));
-        }
-        return fills;
+    /** The fills of the symbol's tickers {@code first} to {@code last}, in ticker order, read without waiting for them. */
+    CompletableFuture<List<FillRow>> fillsAsync(String symbol, long first, long last) {
+        return allRows(session.executeAsync(selectFills.bind(symbol, first, last)),
+                r -> fillRow(symbol, r.getLong("ticker_sequence"), r), new ArrayList<>());
+    }
+
+    /** Every row of a read, mapped, each page after the first asked for when the one before it has come. */
+    private static <T> CompletableFuture<List<T>> allRows(CompletionStage<AsyncResultSet> page, Function<Row, T> map,
+                                                          List<T> into) {
+        return page.toCompletableFuture().thenCompose(rs -> {
+            for (Row r : rs.currentPage()) {
+                into.add(map.apply(r));
+            }
+            return rs.hasMorePages() ? allRows(rs.fetchNextPage(), map, into) : CompletableFuture.completedFuture(into);
+        });
     }
 
     private static FillRow fillRow(String symbol, long tickerSequence, Row r) {

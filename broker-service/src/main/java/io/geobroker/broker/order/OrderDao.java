@@ -66,9 +66,13 @@ public class OrderDao {
      * ({@link Coalescer}): a placement's idempotency check is one of them.
      */
     public Optional<Order> find(String customerId, UUID orderId) {
-        return Optional.ofNullable(joined(lookups.submit(customerId, orderId)))
-                .filter(OrderDao::complete)
-                .map(OrderDao::map);
+        return joined(findAsync(customerId, orderId));
+    }
+
+    /** {@link #find} without waiting: the lookup under way (or waiting for its customer's read under way). */
+    public CompletableFuture<Optional<Order>> findAsync(String customerId, UUID orderId) {
+        return lookups.submit(customerId, orderId)
+                .thenApply(row -> Optional.ofNullable(row).filter(OrderDao::complete).map(OrderDao::map));
     }
 
     /**

@@ -8,10 +8,17 @@ import io.geobroker.domain.TimeInForce;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class RecoveryTest {
 
@@ -69,5 +76,54 @@ class RecoveryTest {
         aapl.quoteSequence = 502;
 
         assertThat(Recovery.lastSequenceToRepublish(aapl)).isEqualTo(502);
+    }
+
+    @Test
+    void reads_of_a_step_go_out_together_and_their_results_come_back_in_the_items_order() throws Exception {
+        int n = 3 * Recovery.READS_AT_ONCE;
+        List<Integer> items = IntStream.range(0, n).boxed().toList();
+        ConcurrentSkipListMap<Integer, CompletableFuture<String>> pending = new ConcurrentSkipListMap<>();
+        AtomicInteger underWay = new AtomicInteger();
+        AtomicInteger mostUnderWay = new AtomicInteger();
+        AtomicInteger sent = new AtomicInteger();
+        // answers once as many reads as allowed are under way (or 200 ms passed), the latest sent first
+        Thread node = new Thread(() -> {
+            for (int answered = 0; answered < n; ) {
+                long waitingSince = System.nanoTime();
+                while (underWay.get() < Recovery.READS_AT_ONCE && sent.get() < n
+                        && System.nanoTime() - waitingSince < 200_000_000L) {
+                    Thread.onSpinWait();
+                }
+                Map.Entry<Integer, CompletableFuture<String>> read = pending.pollLastEntry();
+                if (read != null) {
+                    underWay.decrementAndGet();
+                    read.getValue().complete("row " + read.getKey());
+                    answered++;
+                }
+            }
+        }, "node");
+        node.setDaemon(true);
+        node.start();
+
+        List<String> results = Recovery.readAll(items, i -> {
+            mostUnderWay.accumulateAndGet(underWay.incrementAndGet(), Math::max);
+            CompletableFuture<String> read = new CompletableFuture<>();
+            pending.put(i, read);
+            sent.incrementAndGet();
+            return read;
+        });
+        node.join(10_000);
+
+        assertThat(results).isEqualTo(items.stream().map(i -> "row " + i).toList());
+        assertThat(mostUnderWay.get()).isEqualTo(Recovery.READS_AT_ONCE);
+    }
+
+    @Test
+    void a_failed_read_fails_the_rebuild_with_the_drivers_exception() {
+        IllegalStateException timeout = new IllegalStateException("read timed out");
+
+        assertThatThrownBy(() -> Recovery.readAll(List.of(1, 2, 3), i -> i == 2
+                ? CompletableFuture.<String>failedFuture(timeout) : CompletableFuture.completedFuture("row " + i)))
+                .isSameAs(timeout);
     }
 }
