@@ -60,6 +60,7 @@ final class Recovery {
      * @return the sequence number of the last group in the engine log (all of it now projected)
      */
     long recover() {
+        long begin = System.nanoTime();
         writer.replayJournal();
         long lastLogged = writer.replayLog(engineLog);
         long start = System.nanoTime();
@@ -94,9 +95,13 @@ final class Recovery {
                 republish.add(EngineStore.toFill(f, s.info.exchange(), region, f.durableTimeMicros()));
             }
         }
+        long read = System.nanoTime();
         publisher.publish(republish);
-        log.info("engine state rebuilt: {} symbols, {} resting orders, {} fill(s) of the last group published again, in {} ms",
-                symbols.size(), orders.resting(), republish.size(), (System.nanoTime() - start) / 1_000_000);
+        long published = System.nanoTime();
+        log.info("engine state rebuilt: {} symbols, {} resting orders, {} fill(s) of the last group published again, "
+                        + "in {} ms ({} ms writing what the journal and the log held, {} ms reading, {} ms publishing)",
+                symbols.size(), orders.resting(), republish.size(), (published - begin) / 1_000_000,
+                (start - begin) / 1_000_000, (read - start) / 1_000_000, (published - read) / 1_000_000);
         return lastLogged;
     }
 
