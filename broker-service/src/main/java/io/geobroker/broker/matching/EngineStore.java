@@ -199,10 +199,6 @@ final class EngineStore {
 
     // ---- reads
 
-    Optional<SymbolRow> symbolState(String symbol) {
-        return OrderDao.joined(symbolStateAsync(symbol));
-    }
-
     /** The symbol's row, read without waiting for it. */
     CompletableFuture<Optional<SymbolRow>> symbolStateAsync(String symbol) {
         return session.executeAsync(selectSymbolState.bind(symbol)).toCompletableFuture()

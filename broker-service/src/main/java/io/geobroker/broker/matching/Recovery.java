@@ -114,13 +114,7 @@ final class Recovery {
         Semaphore underWay = new Semaphore(READS_AT_ONCE);
         for (T item : items) {
             underWay.acquireUninterruptibly();
-            CompletableFuture<R> r;
-            try {
-                r = read.apply(item);
-            } catch (RuntimeException e) {
-                underWay.release();
-                throw e;
-            }
+            CompletableFuture<R> r = read.apply(item);
             r.whenComplete((v, e) -> underWay.release());
             reads.add(r);
         }
