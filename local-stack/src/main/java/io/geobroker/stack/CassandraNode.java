@@ -48,12 +48,12 @@ record CassandraNode(String name, String region, String dataCenter, String addre
     }
 
     /** Writes cassandra.yaml, cassandra-rackdc.properties and logback.xml (again on every start). */
-    void configure(List<String> seeds) {
+    void configure(List<String> seeds, int heapMb) {
         try {
             for (String sub : List.of("data", "commitlog", "saved_caches", "hints", "cdc_raw", "logs", "conf")) {
                 Files.createDirectories(dir.resolve(sub));
             }
-            Files.writeString(dir.resolve("conf/cassandra.yaml"), yaml(seeds), StandardCharsets.UTF_8);
+            Files.writeString(dir.resolve("conf/cassandra.yaml"), yaml(seeds, heapMb), StandardCharsets.UTF_8);
             Files.writeString(dir.resolve("conf/cassandra-rackdc.properties"),
                     "dc=" + dataCenter + "\nrack=rack1\nprefer_local=true\n", StandardCharsets.UTF_8);
             Files.writeString(dir.resolve("conf/logback.xml"), """
@@ -87,10 +87,11 @@ record CassandraNode(String name, String region, String dataCenter, String addre
      * {@code customer_orders} partition holds every order the customer ever placed, and each
      * placement's idempotency read looks its id up in every sstable holding the partition, where
      * it read past tens of rows of an index block before the row or the gap it was after.
+     * From a 512 MB heap on, the memtables may take half of it ({@link #memtableHeapMb}).
      */
-    private String yaml(List<String> seeds) {
+    String yaml(List<String> seeds, int heapMb) {
         String d = dir.toString();
-        return """
+        return memtableHeapSpace(heapMb) + """
                 cluster_name: geobroker-local
                 num_tokens: 16
                 partitioner: org.apache.cassandra.dht.Murmur3Partitioner
@@ -139,6 +140,24 @@ record CassandraNode(String name, String region, String dataCenter, String addre
                 column_index_size: 1KiB
                 """.formatted(String.join(",", seeds), address, address, StackConfig.STORAGE_PORT,
                 StackConfig.CQL_PORT, seed ? "true" : "false", d, d, d, d, d);
+    }
+
+    /**
+     * The memtables' share of the heap: half of it from 512 MB on, else Cassandra's default (a
+     * quarter). Memtables are flushed when their cells on the heap reach a third of that space,
+     * whatever they hold off the heap: at the default load with a quarter of 256 MB, each node flushed
+     * a 1–2 MiB {@code customer_orders} sstable every ~30 s, its one compactor fell behind (66 tasks
+     * queued after 12 minutes) and the placements' reads went through ever more sstables, so a
+     * 30-minute run slowed down as it went (docs/results.md). With half of 512 MB: a flush every
+     * ~2 minutes, no compaction queued, and the same run as fast at its end as at its start.
+     */
+    static int memtableHeapMb(int heapMb) {
+        return heapMb >= 512 ? heapMb / 2 : 0;
+    }
+
+    private static String memtableHeapSpace(int heapMb) {
+        int mb = memtableHeapMb(heapMb);
+        return mb == 0 ? "" : "memtable_heap_space: " + mb + "MiB\n";
     }
 
     List<String> command(Path java, List<Path> classPath, Path watchDir, long ownerPid, int heapMb,

@@ -665,7 +665,7 @@ public final class LocalStack implements AutoCloseable {
             brokers.add(new KafkaBroker(name, region.name(), config.kafkaAddress(region.name()), workDir.resolve(name)));
         }
         for (CassandraNode node : nodes) {
-            node.configure(seeds);
+            node.configure(seeds, config.cassandraHeapMb());
             // A larger timer slack makes Cassandra's idle pool workers wake less often (see TimerSlack).
             children.add(start(node.name(), node.region(), node.command(java, cassandraClassPath, watchDir, owner,
                     config.cassandraHeapMb(), config.jvmOptions()), node.logDir(), TimerSlack.CASSANDRA_NANOS));
@@ -911,7 +911,7 @@ public final class LocalStack implements AutoCloseable {
         private String addressPrefix = DEFAULT_PREFIX;
         private WanMode wan = WanMode.AUTO;
         private Duration oneWayDelay = DEFAULT_ONE_WAY_DELAY;
-        private int cassandraHeapMb = 256;
+        private int cassandraHeapMb = 512;
         private int kafkaHeapMb = 256;
         private List<String> jvmOptions = List.of();
         private String keyspace = SchemaTool.DEFAULT_KEYSPACE;

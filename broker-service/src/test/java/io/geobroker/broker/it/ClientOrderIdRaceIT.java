@@ -23,6 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -85,6 +86,22 @@ class ClientOrderIdRaceIT {
                     .execute("SELECT value FROM system_views.settings WHERE name = 'column_index_size'").one();
             assertThat(row).as(region).isNotNull();
             assertThat(row.getString("value")).as(region).isEqualTo("1KiB");
+        }
+    }
+
+    /**
+     * From a 512 MB heap on, a node's memtables may take half of it, so they are flushed less often
+     * and the customers' partitions spread over fewer sstables (the local stack's CassandraNode).
+     */
+    @Test
+    void every_dc_keeps_half_of_a_512_mb_heap_for_memtables() {
+        int heapMb = Integer.getInteger("geobroker.stack.cassandra-heap-mb", 512);
+        assumeThat(heapMb).as("the tests' stack runs Cassandra with at least 512 MB of heap").isGreaterThanOrEqualTo(512);
+        for (String region : List.of("sydney", "nvirginia")) {
+            var row = stack.session(region)
+                    .execute("SELECT value FROM system_views.settings WHERE name = 'memtable_heap_space'").one();
+            assertThat(row).as(region).isNotNull();
+            assertThat(row.getString("value")).as(region).isEqualTo(heapMb / 2 + "MiB");
         }
     }
 
