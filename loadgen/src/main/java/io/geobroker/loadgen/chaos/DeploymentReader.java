@@ -137,6 +137,36 @@ public final class DeploymentReader {
         return all;
     }
 
+    /**
+     * Per region, the given orders (order id → its customer's id) as the region shows them, each
+     * read by its id ({@code GET /api/v1/orders/{id}} with its customer's token); an order the region
+     * answers 404 for is absent from its map.
+     */
+    public Map<String, Map<String, OrderView>> ordersByIds(Map<String, String> customerByOrder)
+            throws InterruptedException, IOException {
+        Map<String, Driver.Customer> byId = new LinkedHashMap<>();
+        customers.forEach(c -> byId.put(c.id(), c));
+        Map<String, Map<String, OrderView>> all = new LinkedHashMap<>();
+        for (String region : brokerUrls.keySet()) {
+            Map<String, OrderView> regionOrders = new LinkedHashMap<>();
+            for (Map.Entry<String, String> order : customerByOrder.entrySet()) {
+                Driver.Customer c = byId.get(order.getValue());
+                if (c == null) {
+                    throw new IOException("order " + order.getKey() + " of an unknown customer " + order.getValue());
+                }
+                HttpResponse<byte[]> r = send(region, c.token(), "/api/v1/orders/" + order.getKey());
+                if (r.statusCode() == 200) {
+                    regionOrders.put(order.getKey(), view(JSON.readTree(r.body()), c.id()));
+                } else if (r.statusCode() != 404) {
+                    throw new IOException("GET /api/v1/orders/" + order.getKey() + " in " + region + " answered "
+                            + r.statusCode());
+                }
+            }
+            all.put(region, regionOrders);
+        }
+        return all;
+    }
+
     /** A customer's orders in a region, newest first, paging until one older than {@code sinceMillis}. */
     private Map<String, OrderView> orders(String region, Driver.Customer c, long sinceMillis)
             throws IOException, InterruptedException {

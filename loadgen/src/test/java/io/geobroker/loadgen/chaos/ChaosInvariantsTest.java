@@ -188,6 +188,28 @@ class ChaosInvariantsTest {
     }
 
     @Test
+    void once_few_orders_are_apart_only_they_are_compared_again_and_each_is_read_by_its_customer() {
+        Map<String, Map<String, OrderView>> before = new LinkedHashMap<>();
+        before.put("sydney", Map.of("o1", order("o1", "BUY", "OPEN", 5, 0), "o2", order("o2", "BUY", "OPEN", 5, 0)));
+        before.put("nvirginia", Map.of("o1", order("o1", "BUY", "FILLED", 5, 5), "o2", order("o2", "BUY", "OPEN", 5, 0)));
+        Map<String, String> apart = ChaosRun.behindOrders(before, before);
+        assertThat(apart).as("o1 is filled at home only").containsOnlyKeys("o1");
+        Map<String, String> left = ChaosRun.customersOf(apart.keySet(), before, Map.of());
+        assertThat(left).containsExactly(Map.entry("o1", "run-c1"));
+
+        Map<String, Map<String, OrderView>> reread = new LinkedHashMap<>();
+        reread.put("sydney", Map.of());
+        reread.put("nvirginia", Map.of("o1", order("o1", "BUY", "FILLED", 5, 5)));
+        Map<String, Map<String, OrderView>> earlier = ChaosRun.only(before, left.keySet());
+        assertThat(earlier.get("sydney")).containsOnlyKeys("o1");
+        assertThat(ChaosRun.behindOrders(earlier, reread)).as("a region that no longer finds it is behind, not done")
+                .containsOnlyKeys("o1");
+        reread.put("sydney", Map.of("o1", order("o1", "BUY", "FILLED", 5, 5)));
+        assertThat(ChaosRun.behindOrders(earlier, reread)).as("o2, not read again, stays as it was: caught up")
+                .isEmpty();
+    }
+
+    @Test
     void the_home_regions_view_of_an_order_wins() {
         OrderView placed = new OrderView("o1", "c", "JPM", "BUY", "LIMIT", "PENDING", 5, 0, 0, "nvirginia", Set.of());
         OrderView home = new OrderView("o1", "c", "JPM", "BUY", "LIMIT", "FILLED", 5, 5, 0, "nvirginia", Set.of("f1"));
