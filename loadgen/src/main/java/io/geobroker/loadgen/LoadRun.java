@@ -2,6 +2,7 @@ package io.geobroker.loadgen;
 
 import io.geobroker.domain.SymbolInfo;
 import io.geobroker.loadgen.calc.Pricing;
+import io.geobroker.loadgen.calc.ReplicationModel;
 import io.geobroker.loadgen.chaos.ChaosRun;
 import io.geobroker.loadgen.driver.BrokerHistogram;
 import io.geobroker.loadgen.driver.CassandraCounters;
@@ -34,6 +35,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -89,6 +91,7 @@ final class LoadRun {
         Map<String, String> conditions = conditions(target, workload, options, tickers, extraConditions);
         RunReport report;
         Optional<Map<String, Long>> phaseCounters = Optional.empty();
+        OptionalLong engineMutations = OptionalLong.empty();
         conditions.put("machine load average (1 min) at start", loadAverage());
         try (Driver driver = new Driver(target, progress, runId, tickers)) {
             System.err.println("Checking the deployment: " + target);
@@ -141,6 +144,9 @@ final class LoadRun {
                         inboxBefore.getOrDefault(region, Optional.empty()).map(a::minus).orElse(a).describe())));
                 engines.forEach((region, stages) -> stages.ifPresent(e -> conditions.put(
                         "engine of " + region + " in the measured phase (broker timers)", e.describe())));
+                if (restarted.isEmpty() && !engines.isEmpty() && engines.values().stream().allMatch(Optional::isPresent)) {
+                    engineMutations = OptionalLong.of(engines.values().stream().mapToLong(e -> e.get().mutations()).sum());
+                }
                 report = RunReport.from(metrics, "geobroker load report", scenarioLabel, started.toString(), conditions,
                         workload.duration().toMillis(), List.of());
                 if (chaosReport.isPresent()) {
@@ -154,10 +160,20 @@ final class LoadRun {
         Map<String, String> withEnd = new LinkedHashMap<>(report.conditions());
         withEnd.put("machine load average (1 min) at end", loadAverage());
         long fills = report.regions().stream().mapToLong(RunReport.RegionSummary::fills).sum();
+        long orders = report.regions().stream().mapToLong(r -> r.ordersAccepted() + r.ordersRejected()).sum();
+        long measuredMillis = report.measuredMillis();
+        OptionalLong mutations = engineMutations;
         phaseCounters.ifPresent(c -> {
             Map<String, Long> wan = WanTraffic.withPrefix(c, WanTraffic.WAN_PREFIX);
             if (!wan.isEmpty()) {
-                withEnd.putAll(WanTraffic.conditions(wan, fills, Pricing.standard().defaults().bytesReplicatedPerTrade()));
+                Pricing pricing = Pricing.standard();
+                withEnd.putAll(WanTraffic.conditions(wan, fills, pricing.defaults().bytesReplicatedPerTrade()));
+                if (mutations.isPresent()) {
+                    ReplicationModel model = pricing.replication();
+                    long carried = wan.values().stream().mapToLong(Long::longValue).sum();
+                    withEnd.putAll(WanTraffic.predicted(carried, model.bytes(measuredMillis, orders, fills, mutations.getAsLong()),
+                            model.describe(), measuredMillis, orders, fills, mutations.getAsLong()));
+                }
             }
             String cassandra = WanTraffic.cassandra(c, CassandraCounters.WRITES, CassandraCounters.SENT_TO_OTHER_DCS, fills);
             if (!cassandra.isEmpty()) {

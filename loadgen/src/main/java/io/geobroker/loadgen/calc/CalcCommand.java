@@ -14,7 +14,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 
 /** {@code loadgen calc}: the cost and write-amplification table for 1..N DCs, as text and HTML. */
@@ -99,12 +101,36 @@ public final class CalcCommand implements Callable<Integer> {
             }
         }
         Calculator.Result result = calculator.table(d, maxDcs, workload);
+        if (report != null) {
+            System.out.println(replicationCheck(ReportWriter.readJson(report), pricing.replication()));
+        }
         System.out.print(CalcRender.text(result));
         if (html != null) {
             Files.writeString(html, CalcRender.html(result), StandardCharsets.UTF_8);
             System.out.println("Chart: " + html.toAbsolutePath());
         }
         return 0;
+    }
+
+    /**
+     * The bytes a report's WAN carried beside what the replication model predicts from the report's
+     * own counts (orders answered, fills, the engines' mutations, the phase's length), in one line.
+     */
+    static String replicationCheck(RunReport r, ReplicationModel model) {
+        long fills = r.regions().stream().mapToLong(RunReport.RegionSummary::fills).sum();
+        long orders = r.regions().stream().mapToLong(region -> region.ordersAccepted() + region.ordersRejected()).sum();
+        Optional<Long> measured = WanTraffic.total(r, fills);
+        OptionalLong mutations = WanTraffic.mutations(r);
+        if (measured.isEmpty() || mutations.isEmpty() || fills == 0) {
+            return "Replication model: nothing to compare; the report lacks "
+                    + (measured.isEmpty() ? "the WAN's bytes (a run without the emulated WAN)"
+                    : fills == 0 ? "fills" : "the engines' mutations (a report from before they were counted, or a broker restarted in its phase)")
+                    + ".";
+        }
+        long predicted = model.bytes(r.measuredMillis(), orders, fills, mutations.getAsLong());
+        return String.format(Locale.ROOT, "Replication model: %,d bytes per fill predicted for this run (%s), %,d measured (%+.1f %%).",
+                Math.round((double) predicted / fills), model.describe(), Math.round((double) measured.get() / fills),
+                WanTraffic.deviationPercent(measured.get(), predicted));
     }
 
     /** What a report measured, as the calculator's inputs. */

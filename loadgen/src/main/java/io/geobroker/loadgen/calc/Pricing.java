@@ -21,7 +21,7 @@ import java.util.Properties;
  */
 public record Pricing(long hoursPerMonth, List<String> regionOrder, Map<String, RegionPrices> regions,
                       Map<String, Integer> vcpus, Deployment defaults, long bytesReplicatedPerTrade,
-                      CpuModel cpu) {
+                      CpuModel cpu, ReplicationModel replication) {
 
     /** One cloud region's prices in micro-dollars. */
     public record RegionPrices(String id, String name, long transferOutMicrosPerGb, long storageMicrosPerGbMonth,
@@ -106,7 +106,10 @@ public record Pricing(long hoursPerMonth, List<String> regionOrder, Map<String, 
         CpuModel cpu = new CpuModel((int) number(p, "cpu.local-read-percent"),
                 (int) number(p, "cpu.local-write-percent"), (int) number(p, "cpu.replicated-write-percent-per-dc"),
                 number(p, "cpu.reference-reads-per-second"), number(p, "cpu.reference-writes-per-second"));
-        return new Pricing(number(p, "hours-per-month"), order, regions, vcpus, defaults, bytesPerTrade, cpu);
+        ReplicationModel replication = new ReplicationModel(number(p, "replication.bytes-per-second"),
+                number(p, "replication.bytes-per-order"), number(p, "replication.bytes-per-fill"),
+                number(p, "replication.bytes-per-mutation"));
+        return new Pricing(number(p, "hours-per-month"), order, regions, vcpus, defaults, bytesPerTrade, cpu, replication);
     }
 
     public RegionPrices region(String id) {

@@ -69,6 +69,11 @@ public record EngineStages(double commits, double batchSeconds, BrokerHistogram 
                 c.sumSeconds(), c, deliveries, elapsedSeconds, projected));
     }
 
+    /** The Cassandra mutations (partitions) the engine wrote in the phase: its groups' and its projection rounds'. */
+    public long mutations() {
+        return Math.round(partitions + projected.partitions());
+    }
+
     /** A counter's value summed over its label sets (0 when the page has none). */
     static double counter(String page, String name) {
         double total = 0;

@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
@@ -18,6 +19,12 @@ public final class WanTraffic {
     public static final String TRAFFIC = "WAN traffic in the measured phase (IP bytes the emulated link carried)";
     public static final String PER_FILL = "WAN bytes per fill (both ways)";
     public static final String CASSANDRA = "Cassandra in the measured phase (its own counters, per DC)";
+    /** Report condition: the bytes the link carried both ways, just the number. */
+    public static final String TOTAL = "WAN bytes in the measured phase (both ways)";
+    /** Report condition: the Cassandra mutations every region's engine wrote in the phase, just the number. */
+    public static final String MUTATIONS = "Cassandra mutations the engines wrote in the measured phase (groups and projections)";
+    /** Report condition: the measured bytes beside what the cost calculator's replication model predicts. */
+    public static final String PREDICTED = "WAN bytes against calc's replication model";
     /** Keys of the WAN's counters among a phase's counters: {@code wan:<from>-><to>}. */
     public static final String WAN_PREFIX = "wan:";
 
@@ -48,7 +55,50 @@ public final class WanTraffic {
             conditions.put(PER_FILL, Long.toString(perFill));
         }
         conditions.put(TRAFFIC, text.toString());
+        conditions.put(TOTAL, Long.toString(total));
         return conditions;
+    }
+
+    /**
+     * The report's conditions that set {@code measured} bytes (both ways) beside the {@code predicted}
+     * bytes of the cost calculator's replication model ({@code model}, in words) for a phase of
+     * {@code millis} with these counts; {@code mutations} are every region's engines'.
+     */
+    public static Map<String, String> predicted(long measured, long predicted, String model, long millis, long orders,
+                                                long fills, long mutations) {
+        Map<String, String> conditions = new LinkedHashMap<>();
+        conditions.put(MUTATIONS, Long.toString(mutations));
+        if (predicted <= 0 || fills <= 0) {
+            return conditions;
+        }
+        conditions.put(PREDICTED, String.format(Locale.ROOT, "measured %,d bytes per fill, predicted %,d (measured %+.1f %%) "
+                        + "from %,d orders, %,d fills and %,d mutations in %.0f s (%s)", Math.round((double) measured / fills),
+                Math.round((double) predicted / fills), deviationPercent(measured, predicted), orders, fills, mutations,
+                millis / 1000.0, model));
+        return conditions;
+    }
+
+    /** {@code measured} against {@code predicted}, in percent of the prediction (positive: more was measured). */
+    public static double deviationPercent(long measured, long predicted) {
+        if (predicted <= 0) {
+            throw new IllegalArgumentException("nothing predicted to compare with");
+        }
+        return (measured - predicted) * 100.0 / predicted;
+    }
+
+    /** The measured bytes of a report, both ways together: its total, or (older reports) its bytes per fill times its fills. */
+    public static Optional<Long> total(RunReport report, long fills) {
+        String total = report.conditions().get(TOTAL);
+        if (total != null) {
+            return Optional.of(Long.parseLong(total));
+        }
+        return perFill(report).map(perFill -> perFill * fills);
+    }
+
+    /** The engines' mutations of a report, if it has them. */
+    public static OptionalLong mutations(RunReport report) {
+        String mutations = report.conditions().get(MUTATIONS);
+        return mutations == null ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(mutations));
     }
 
     /**

@@ -62,6 +62,34 @@ class CalcCommandTest {
         assertThat(assumed).contains(Pricing.standard().defaults().bytesReplicatedPerTrade() + " bytes replicated per trade");
     }
 
+    @Test
+    void a_report_with_the_engines_mutations_is_checked_against_the_replication_model(@TempDir Path dir) throws Exception {
+        RunReport base = report(60_000);
+        ReplicationModel model = new ReplicationModel(10_000, 100, 2_000, 700);
+        // 60 s x 10,000 + 18,000 orders x 100 + 12,000 fills x 2,000 + 30,000 mutations x 700 = 47,400,000 bytes
+        RunReport measured = new RunReport(base.schema(), base.title(), base.scenario(), base.startedAt(),
+                Map.of(WanTraffic.TOTAL, "52140000", WanTraffic.MUTATIONS, "30000"), base.measuredMillis(), base.regions(),
+                base.series(), base.throughput(), base.sweep(), null, null);
+
+        assertThat(CalcCommand.replicationCheck(measured, model)).isEqualTo("Replication model: 3,950 bytes per fill predicted "
+                + "for this run (10,000 bytes a second + 100 per order + 2,000 per fill + 700 per mutation the engines wrote), "
+                + "4,345 measured (+10.0 %).");
+        assertThat(run("--from-report", ReportWriter.writeAll(measured, dir).json().toString()))
+                .contains("Replication model: ").contains("measured (+");
+    }
+
+    @Test
+    void a_report_without_the_engines_mutations_says_why_nothing_is_predicted() {
+        RunReport base = report(60_000);
+        RunReport older = new RunReport(base.schema(), base.title(), base.scenario(), base.startedAt(),
+                Map.of(WanTraffic.PER_FILL, "2345"), base.measuredMillis(), base.regions(), base.series(),
+                base.throughput(), base.sweep(), null, null);
+
+        assertThat(CalcCommand.replicationCheck(older, Pricing.standard().replication()))
+                .contains("nothing to compare").contains("the engines' mutations");
+        assertThat(CalcCommand.replicationCheck(base, Pricing.standard().replication())).contains("the WAN's bytes");
+    }
+
     private static String run(String... args) {
         PrintStream saved = System.out;
         ByteArrayOutputStream buffer = new ByteArrayOutputStream();

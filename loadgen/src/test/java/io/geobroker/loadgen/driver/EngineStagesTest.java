@@ -67,6 +67,7 @@ class EngineStagesTest {
         EngineStages e = EngineStages.between(before, after, 60).orElseThrow();
 
         assertThat(e.partitions()).isEqualTo(6_000);
+        assertThat(e.mutations()).isEqualTo(6_000);
         assertThat(e.describe()).startsWith("2.0 commits/s, logged batch mean 200 ms (p50 <= 500 ms, p99 <= 500 ms) "
                 + "of 300 statements in 50 partitions on average, waiting on batches 40 % of the time");
     }
@@ -155,6 +156,7 @@ class EngineStagesTest {
         EngineStages e = EngineStages.between(before, after, 10).orElseThrow();
 
         assertThat(e.projected()).isEqualTo(new EngineStages.Projected(20, 200, 2_000, 2_000));
+        assertThat(e.mutations()).isEqualTo(200);
         assertThat(e.describe()).endsWith("; symbol rows projected 2.0 times/s, 10 partitions and 100 statements a round, "
                 + "50 % of the logged statements not written (overwritten or deleted later)");
     }

@@ -32,10 +32,37 @@ class WanTrafficTest {
     void without_fills_there_is_no_figure_per_fill() {
         Map<String, String> conditions = WanTraffic.conditions(Map.of("a->b", 10L), 0, 814);
 
-        assertThat(conditions).containsOnlyKeys(WanTraffic.TRAFFIC);
+        assertThat(conditions).containsOnlyKeys(WanTraffic.TRAFFIC, WanTraffic.TOTAL);
+        assertThat(conditions.get(WanTraffic.TOTAL)).isEqualTo("10");
         RunReport report = new RunReport(RunReport.SCHEMA, "t", "default", "2026-11-25T20:00:00Z", conditions, 1_000,
                 List.of(), List.of(), Map.of(), List.of(), null, null);
         assertThat(WanTraffic.perFill(report)).isEmpty();
+    }
+
+    @Test
+    void the_measured_bytes_sit_beside_the_replication_models_prediction() {
+        Map<String, String> conditions = WanTraffic.predicted(3_300_000, 3_000_000, "the model", 60_000, 1_200, 1_000, 4_000);
+
+        assertThat(conditions.get(WanTraffic.MUTATIONS)).isEqualTo("4000");
+        assertThat(conditions.get(WanTraffic.PREDICTED)).isEqualTo("measured 3,300 bytes per fill, predicted 3,000 "
+                + "(measured +10.0 %) from 1,200 orders, 1,000 fills and 4,000 mutations in 60 s (the model)");
+        assertThat(WanTraffic.predicted(5, 5, "m", 60_000, 1, 0, 3)).containsOnlyKeys(WanTraffic.MUTATIONS);
+        RunReport report = new RunReport(RunReport.SCHEMA, "t", "default", "2026-11-25T20:00:00Z", conditions, 60_000,
+                List.of(), List.of(), Map.of(), List.of(), null, null);
+        assertThat(WanTraffic.mutations(report)).hasValue(4_000);
+        assertThat(WanTraffic.deviationPercent(2_700, 3_000)).isEqualTo(-10.0);
+    }
+
+    @Test
+    void a_reports_total_is_its_own_or_its_bytes_per_fill_times_its_fills() {
+        RunReport total = new RunReport(RunReport.SCHEMA, "t", "default", "2026-11-25T20:00:00Z",
+                Map.of(WanTraffic.TOTAL, "123456", WanTraffic.PER_FILL, "1"), 60_000, List.of(), List.of(), Map.of(), List.of(), null, null);
+        RunReport older = new RunReport(RunReport.SCHEMA, "t", "default", "2026-11-25T20:00:00Z",
+                Map.of(WanTraffic.PER_FILL, "3000"), 60_000, List.of(), List.of(), Map.of(), List.of(), null, null);
+
+        assertThat(WanTraffic.total(total, 10)).hasValue(123_456L);
+        assertThat(WanTraffic.total(older, 10)).hasValue(30_000L);
+        assertThat(WanTraffic.mutations(older)).isEmpty();
     }
 
     @Test
