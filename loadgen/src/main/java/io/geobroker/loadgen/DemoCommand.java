@@ -163,6 +163,8 @@ public final class DemoCommand implements Callable<Integer> {
                     + (Jdk17.threadPriorities().isEmpty() ? "" : "; Java thread priorities as the OS's ("
                     + String.join(" ", Jdk17.threadPriorities()) + ")"));
             conditions.put("WAN", demo.wanStatus());
+            conditions.put(WanTraffic.NODES_PER_DC, Integer.toString(nodesPerDc));
+            conditions.put(WanTraffic.REPLICAS_PER_DC, Integer.toString(topology.regions().get(0).replicationFactor()));
             Optional<ChaosRun> chaosRun = plan.map(p -> new ChaosRun(demo, p));
             chaosRun.ifPresent(c -> conditions.put("chaos schedule", c.describe()));
             // Processes killed and started again have new pids, and a Cassandra node's counters start

@@ -160,20 +160,11 @@ final class LoadRun {
         Map<String, String> withEnd = new LinkedHashMap<>(report.conditions());
         withEnd.put("machine load average (1 min) at end", loadAverage());
         long fills = report.regions().stream().mapToLong(RunReport.RegionSummary::fills).sum();
-        long orders = report.regions().stream().mapToLong(r -> r.ordersAccepted() + r.ordersRejected()).sum();
-        long measuredMillis = report.measuredMillis();
-        OptionalLong mutations = engineMutations;
+        engineMutations.ifPresent(m -> withEnd.put(WanTraffic.MUTATIONS, Long.toString(m)));
         phaseCounters.ifPresent(c -> {
             Map<String, Long> wan = WanTraffic.withPrefix(c, WanTraffic.WAN_PREFIX);
             if (!wan.isEmpty()) {
-                Pricing pricing = Pricing.standard();
-                withEnd.putAll(WanTraffic.conditions(wan, fills, pricing.defaults().bytesReplicatedPerTrade()));
-                if (mutations.isPresent()) {
-                    ReplicationModel model = pricing.replication();
-                    long carried = wan.values().stream().mapToLong(Long::longValue).sum();
-                    withEnd.putAll(WanTraffic.predicted(carried, model.bytes(measuredMillis, orders, fills, mutations.getAsLong()),
-                            model.describe(), measuredMillis, orders, fills, mutations.getAsLong()));
-                }
+                withEnd.putAll(WanTraffic.conditions(wan, fills, Pricing.standard().defaults().bytesReplicatedPerTrade()));
             }
             String cassandra = WanTraffic.cassandra(c, CassandraCounters.WRITES, CassandraCounters.SENT_TO_OTHER_DCS, fills);
             if (!cassandra.isEmpty()) {
@@ -183,6 +174,16 @@ final class LoadRun {
         report = new RunReport(report.schema(), report.title(), report.scenario(), report.startedAt(), withEnd,
                 report.measuredMillis(), report.regions(), report.series(), report.throughput(), report.sweep(), report.chaos(),
                 report.resources());
+        ReplicationModel model = Pricing.standard().replication();
+        OptionalLong predicted = model.predict(report);
+        Optional<Long> carried = WanTraffic.total(report, fills);
+        if (predicted.isPresent() && carried.isPresent()) {
+            withEnd.putAll(WanTraffic.predicted(carried.get(), predicted.getAsLong(), model.describe(), report.measuredMillis(),
+                    fills, engineMutations.orElseThrow()));
+            report = new RunReport(report.schema(), report.title(), report.scenario(), report.startedAt(), withEnd,
+                    report.measuredMillis(), report.regions(), report.series(), report.throughput(), report.sweep(),
+                    report.chaos(), report.resources());
+        }
         System.out.print(ReportWriter.console(report));
         ReportWriter.Written files = ReportWriter.writeAll(report, options.out());
         System.out.println("Report: " + files.html().toAbsolutePath() + " (also " + files.json().getFileName() + ", "

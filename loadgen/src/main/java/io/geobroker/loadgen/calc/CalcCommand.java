@@ -114,20 +114,21 @@ public final class CalcCommand implements Callable<Integer> {
 
     /**
      * The bytes a report's WAN carried beside what the replication model predicts from the report's
-     * own counts (orders answered, fills, the engines' mutations, the phase's length), in one line.
+     * own counts (fills, the engines' mutations, the phase's length), in one line.
      */
     static String replicationCheck(RunReport r, ReplicationModel model) {
         long fills = r.regions().stream().mapToLong(RunReport.RegionSummary::fills).sum();
-        long orders = r.regions().stream().mapToLong(region -> region.ordersAccepted() + region.ordersRejected()).sum();
         Optional<Long> measured = WanTraffic.total(r, fills);
-        OptionalLong mutations = WanTraffic.mutations(r);
-        if (measured.isEmpty() || mutations.isEmpty() || fills == 0) {
+        OptionalLong prediction = model.predict(r);
+        if (measured.isEmpty() || prediction.isEmpty()) {
             return "Replication model: nothing to compare; the report lacks "
                     + (measured.isEmpty() ? "the WAN's bytes (a run without the emulated WAN)"
-                    : fills == 0 ? "fills" : "the engines' mutations (a report from before they were counted, or a broker restarted in its phase)")
+                    : fills == 0 ? "fills" : WanTraffic.mutations(r).isEmpty()
+                    ? "the engines' mutations (a report from before they were counted, or a broker restarted in its phase)"
+                    : "its Cassandra nodes and replicas per DC")
                     + ".";
         }
-        long predicted = model.bytes(r.measuredMillis(), orders, fills, mutations.getAsLong());
+        long predicted = prediction.getAsLong();
         return String.format(Locale.ROOT, "Replication model: %,d bytes per fill predicted for this run (%s), %,d measured (%+.1f %%).",
                 Math.round((double) predicted / fills), model.describe(), Math.round((double) measured.get() / fills),
                 WanTraffic.deviationPercent(measured.get(), predicted));

@@ -106,9 +106,9 @@ public record Pricing(long hoursPerMonth, List<String> regionOrder, Map<String, 
         CpuModel cpu = new CpuModel((int) number(p, "cpu.local-read-percent"),
                 (int) number(p, "cpu.local-write-percent"), (int) number(p, "cpu.replicated-write-percent-per-dc"),
                 number(p, "cpu.reference-reads-per-second"), number(p, "cpu.reference-writes-per-second"));
-        ReplicationModel replication = new ReplicationModel(number(p, "replication.bytes-per-second"),
-                number(p, "replication.bytes-per-order"), number(p, "replication.bytes-per-fill"),
-                number(p, "replication.bytes-per-mutation"));
+        ReplicationModel replication = new ReplicationModel(number(p, "replication.bytes-per-node-second"),
+                number(p, "replication.bytes-per-fill"), number(p, "replication.bytes-per-mutation"),
+                number(p, "replication.bytes-per-answer"));
         return new Pricing(number(p, "hours-per-month"), order, regions, vcpus, defaults, bytesPerTrade, cpu, replication);
     }
 

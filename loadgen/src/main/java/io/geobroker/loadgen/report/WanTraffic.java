@@ -23,6 +23,9 @@ public final class WanTraffic {
     public static final String TOTAL = "WAN bytes in the measured phase (both ways)";
     /** Report condition: the Cassandra mutations every region's engine wrote in the phase, just the number. */
     public static final String MUTATIONS = "Cassandra mutations the engines wrote in the measured phase (groups and projections)";
+    /** Report conditions: the deployment's Cassandra nodes and replicas per DC, just the numbers. */
+    public static final String NODES_PER_DC = "Cassandra nodes per DC";
+    public static final String REPLICAS_PER_DC = "Cassandra replicas per DC";
     /** Report condition: the measured bytes beside what the cost calculator's replication model predicts. */
     public static final String PREDICTED = "WAN bytes against calc's replication model";
     /** Keys of the WAN's counters among a phase's counters: {@code wan:<from>-><to>}. */
@@ -64,16 +67,15 @@ public final class WanTraffic {
      * bytes of the cost calculator's replication model ({@code model}, in words) for a phase of
      * {@code millis} with these counts; {@code mutations} are every region's engines'.
      */
-    public static Map<String, String> predicted(long measured, long predicted, String model, long millis, long orders,
-                                                long fills, long mutations) {
+    public static Map<String, String> predicted(long measured, long predicted, String model, long millis, long fills,
+                                                long mutations) {
         Map<String, String> conditions = new LinkedHashMap<>();
-        conditions.put(MUTATIONS, Long.toString(mutations));
         if (predicted <= 0 || fills <= 0) {
             return conditions;
         }
         conditions.put(PREDICTED, String.format(Locale.ROOT, "measured %,d bytes per fill, predicted %,d (measured %+.1f %%) "
-                        + "from %,d orders, %,d fills and %,d mutations in %.0f s (%s)", Math.round((double) measured / fills),
-                Math.round((double) predicted / fills), deviationPercent(measured, predicted), orders, fills, mutations,
+                        + "from %,d fills and %,d mutations in %.0f s (%s)", Math.round((double) measured / fills),
+                Math.round((double) predicted / fills), deviationPercent(measured, predicted), fills, mutations,
                 millis / 1000.0, model));
         return conditions;
     }
@@ -97,8 +99,13 @@ public final class WanTraffic {
 
     /** The engines' mutations of a report, if it has them. */
     public static OptionalLong mutations(RunReport report) {
-        String mutations = report.conditions().get(MUTATIONS);
-        return mutations == null ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(mutations));
+        return number(report.conditions(), MUTATIONS);
+    }
+
+    /** The number a report's condition holds, if it has that condition. */
+    public static OptionalLong number(Map<String, String> conditions, String key) {
+        String value = conditions.get(key);
+        return value == null ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(value.trim()));
     }
 
     /**

@@ -65,15 +65,16 @@ class CalcCommandTest {
     @Test
     void a_report_with_the_engines_mutations_is_checked_against_the_replication_model(@TempDir Path dir) throws Exception {
         RunReport base = report(60_000);
-        ReplicationModel model = new ReplicationModel(10_000, 100, 2_000, 700);
-        // 60 s x 10,000 + 18,000 orders x 100 + 12,000 fills x 2,000 + 30,000 mutations x 700 = 47,400,000 bytes
+        ReplicationModel model = new ReplicationModel(5_000, 2_000, 500, 200);
+        // 60 s x 2 nodes x 5,000 + 12,000 fills x 2,000 + 30,000 mutations x (500 + 200) = 45,600,000 bytes
         RunReport measured = new RunReport(base.schema(), base.title(), base.scenario(), base.startedAt(),
-                Map.of(WanTraffic.TOTAL, "52140000", WanTraffic.MUTATIONS, "30000"), base.measuredMillis(), base.regions(),
+                Map.of(WanTraffic.TOTAL, "50160000", WanTraffic.MUTATIONS, "30000", WanTraffic.NODES_PER_DC, "1",
+                        WanTraffic.REPLICAS_PER_DC, "1"), base.measuredMillis(), base.regions(),
                 base.series(), base.throughput(), base.sweep(), null, null);
 
-        assertThat(CalcCommand.replicationCheck(measured, model)).isEqualTo("Replication model: 3,950 bytes per fill predicted "
-                + "for this run (10,000 bytes a second + 100 per order + 2,000 per fill + 700 per mutation the engines wrote), "
-                + "4,345 measured (+10.0 %).");
+        assertThat(CalcCommand.replicationCheck(measured, model)).isEqualTo("Replication model: 3,800 bytes per fill predicted "
+                + "for this run (5,000 bytes a second per Cassandra node + 2,000 per fill + 500 per mutation the engines "
+                + "wrote + 200 per replica's answer to it), 4,180 measured (+10.0 %).");
         assertThat(run("--from-report", ReportWriter.writeAll(measured, dir).json().toString()))
                 .contains("Replication model: ").contains("measured (+");
     }
@@ -88,6 +89,11 @@ class CalcCommandTest {
         assertThat(CalcCommand.replicationCheck(older, Pricing.standard().replication()))
                 .contains("nothing to compare").contains("the engines' mutations");
         assertThat(CalcCommand.replicationCheck(base, Pricing.standard().replication())).contains("the WAN's bytes");
+        RunReport withoutDeployment = new RunReport(base.schema(), base.title(), base.scenario(), base.startedAt(),
+                Map.of(WanTraffic.PER_FILL, "2345", WanTraffic.MUTATIONS, "100"), base.measuredMillis(), base.regions(),
+                base.series(), base.throughput(), base.sweep(), null, null);
+        assertThat(CalcCommand.replicationCheck(withoutDeployment, Pricing.standard().replication()))
+                .contains("its Cassandra nodes and replicas per DC");
     }
 
     private static String run(String... args) {

@@ -1,38 +1,64 @@
 package io.geobroker.loadgen.calc;
 
+import io.geobroker.loadgen.report.RunReport;
+import io.geobroker.loadgen.report.WanTraffic;
 import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ReplicationModelTest {
 
-    @Test
-    void a_phases_bytes_are_the_fixed_rate_plus_each_cause_times_its_count() {
-        ReplicationModel model = new ReplicationModel(12_000, 150, 1_900, 700);
+    private static final ReplicationModel MODEL = new ReplicationModel(6_000, 1_900, 500, 200);
 
-        // 90.5 s x 12,000 + 1,000 x 150 + 800 x 1,900 + 2,000 x 700
-        assertThat(model.bytes(90_500, 1_000, 800, 2_000)).isEqualTo(1_086_000 + 150_000 + 1_520_000 + 1_400_000);
-        assertThat(model.bytes(0, 0, 0, 0)).isZero();
-        assertThat(model.describe()).isEqualTo("12,000 bytes a second + 150 per order + 1,900 per fill + 700 per mutation "
-                + "the engines wrote");
+    @Test
+    void a_phases_bytes_are_the_nodes_rate_plus_each_fill_and_each_mutation_with_its_answers() {
+        // 90.5 s x 2 nodes x 6,000 + 800 fills x 1,900 + 2,000 mutations x (500 + 1 x 200)
+        assertThat(MODEL.bytes(90_500, 2, 1, 800, 2_000)).isEqualTo(1_086_000 + 1_520_000 + 1_400_000);
+        // three replicas per DC answer each mutation: 2,000 x (500 + 3 x 200); six nodes gossip
+        assertThat(MODEL.bytes(90_500, 6, 3, 800, 2_000)).isEqualTo(3_258_000 + 1_520_000 + 2_200_000);
+        assertThat(MODEL.describe()).isEqualTo("6,000 bytes a second per Cassandra node + 1,900 per fill + 500 per mutation "
+                + "the engines wrote + 200 per replica's answer to it");
     }
 
     @Test
-    void negative_coefficients_or_counts_are_refused() {
+    void negative_coefficients_or_counts_and_a_deployment_without_nodes_are_refused() {
         assertThatThrownBy(() -> new ReplicationModel(-1, 0, 0, 0)).hasMessageContaining("cannot be negative");
-        ReplicationModel model = new ReplicationModel(1, 1, 1, 1);
-        assertThatThrownBy(() -> model.bytes(1_000, -1, 0, 0)).hasMessageContaining("cannot be negative");
+        assertThatThrownBy(() -> MODEL.bytes(1_000, 2, 1, -1, 0)).hasMessageContaining("not negative");
+        assertThatThrownBy(() -> MODEL.bytes(1_000, 0, 1, 1, 0)).hasMessageContaining("nodes");
+    }
+
+    @Test
+    void a_report_is_predicted_from_its_own_counts_and_deployment() {
+        List<RunReport.RegionSummary> regions = List.of(new RunReport.RegionSummary("sydney", 500, 500, 0, 0, 300, 900),
+                new RunReport.RegionSummary("nvirginia", 500, 500, 0, 0, 500, 900));
+        RunReport full = report(Map.of(WanTraffic.MUTATIONS, "2000", WanTraffic.NODES_PER_DC, "3",
+                WanTraffic.REPLICAS_PER_DC, "3"), regions);
+
+        assertThat(MODEL.predict(full)).hasValue(MODEL.bytes(90_500, 6, 3, 800, 2_000));
+        assertThat(MODEL.predict(report(Map.of(WanTraffic.MUTATIONS, "2000"), regions))).isEmpty();
+        assertThat(MODEL.predict(report(Map.of(WanTraffic.NODES_PER_DC, "1", WanTraffic.REPLICAS_PER_DC, "1"), regions))).isEmpty();
+        assertThat(MODEL.predict(report(full.conditions(), List.of(new RunReport.RegionSummary("sydney", 1, 1, 0, 0, 0, 1)))))
+                .isEmpty();
     }
 
     @Test
     void the_shipped_price_list_carries_a_measured_model() {
         ReplicationModel shipped = Pricing.standard().replication();
 
-        // a default run's 60 s: ~17,900 orders, ~17,700 fills, ~32,000 mutations (docs/results.md)
-        long perFill = shipped.bytes(60_000, 17_900, 17_700, 32_000) / 17_700;
-        assertThat(perFill).isBetween(2_000L, 4_500L);
+        // a default run's 60 s at one node per DC: ~17,700 fills, ~39,000 mutations (docs/results.md)
+        long perFill = shipped.bytes(60_000, 2, 1, 17_700, 39_000) / 17_700;
+        assertThat(perFill).isBetween(2_500L, 4_500L);
         assertThat(shipped.bytesPerFill()).isPositive();
         assertThat(shipped.bytesPerMutation()).isPositive();
+        assertThat(shipped.bytesPerAnswer()).isPositive();
+    }
+
+    private static RunReport report(Map<String, String> conditions, List<RunReport.RegionSummary> regions) {
+        return new RunReport(RunReport.SCHEMA, "t", "default", "2026-11-28T02:00:00Z", conditions, 90_500, regions, List.of(),
+                Map.of(), List.of(), null, null);
     }
 }

@@ -41,15 +41,16 @@ class WanTrafficTest {
 
     @Test
     void the_measured_bytes_sit_beside_the_replication_models_prediction() {
-        Map<String, String> conditions = WanTraffic.predicted(3_300_000, 3_000_000, "the model", 60_000, 1_200, 1_000, 4_000);
+        Map<String, String> conditions = WanTraffic.predicted(3_300_000, 3_000_000, "the model", 60_000, 1_000, 4_000);
 
-        assertThat(conditions.get(WanTraffic.MUTATIONS)).isEqualTo("4000");
         assertThat(conditions.get(WanTraffic.PREDICTED)).isEqualTo("measured 3,300 bytes per fill, predicted 3,000 "
-                + "(measured +10.0 %) from 1,200 orders, 1,000 fills and 4,000 mutations in 60 s (the model)");
-        assertThat(WanTraffic.predicted(5, 5, "m", 60_000, 1, 0, 3)).containsOnlyKeys(WanTraffic.MUTATIONS);
-        RunReport report = new RunReport(RunReport.SCHEMA, "t", "default", "2026-11-25T20:00:00Z", conditions, 60_000,
+                + "(measured +10.0 %) from 1,000 fills and 4,000 mutations in 60 s (the model)");
+        assertThat(WanTraffic.predicted(5, 5, "m", 60_000, 0, 3)).isEmpty();
+        RunReport report = new RunReport(RunReport.SCHEMA, "t", "default", "2026-11-25T20:00:00Z",
+                Map.of(WanTraffic.MUTATIONS, "4000", WanTraffic.NODES_PER_DC, " 3"), 60_000,
                 List.of(), List.of(), Map.of(), List.of(), null, null);
         assertThat(WanTraffic.mutations(report)).hasValue(4_000);
+        assertThat(WanTraffic.number(report.conditions(), WanTraffic.NODES_PER_DC)).hasValue(3);
         assertThat(WanTraffic.deviationPercent(2_700, 3_000)).isEqualTo(-10.0);
     }
 
