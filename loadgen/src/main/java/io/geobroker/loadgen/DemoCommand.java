@@ -55,7 +55,7 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--nodes-per-dc", defaultValue = "1", description = "Cassandra nodes per region. Default: ${DEFAULT-VALUE}.")
     int nodesPerDc;
 
-    @Option(names = "--cassandra-heap-mb", defaultValue = "512", description = "Heap of each Cassandra node (from 512 on, half of it for memtables). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--cassandra-heap-mb", defaultValue = "" + LocalStack.DEFAULT_CASSANDRA_HEAP_MB, description = "Heap of each Cassandra node (from 512 on, half of it for memtables). Default: ${DEFAULT-VALUE}.")
     int cassandraHeapMb;
 
     @Option(names = "--broker-heap-mb", defaultValue = "512", description = "Heap of each broker JVM. Default: ${DEFAULT-VALUE}.")

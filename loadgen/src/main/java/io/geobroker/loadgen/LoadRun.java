@@ -179,7 +179,7 @@ final class LoadRun {
         Optional<Long> carried = WanTraffic.total(report, fills);
         if (predicted.isPresent() && carried.isPresent()) {
             withEnd.putAll(WanTraffic.predicted(carried.get(), predicted.getAsLong(), model.describe(), report.measuredMillis(),
-                    fills, engineMutations.orElseThrow()));
+                    fills, WanTraffic.mutations(report).orElseThrow()));
             report = new RunReport(report.schema(), report.title(), report.scenario(), report.startedAt(), withEnd,
                     report.measuredMillis(), report.regions(), report.series(), report.throughput(), report.sweep(),
                     report.chaos(), report.resources());

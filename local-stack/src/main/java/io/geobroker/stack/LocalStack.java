@@ -62,6 +62,8 @@ public final class LocalStack implements AutoCloseable {
     public static final List<String> DEFAULT_REGIONS = List.of("sydney", "nvirginia");
     public static final String DEFAULT_PREFIX = "127.0";
     public static final Duration DEFAULT_ONE_WAY_DELAY = Duration.ofMillis(115);
+    /** Each Cassandra node's heap unless told otherwise (from 512 MB on, half of it for memtables: {@link CassandraNode}). */
+    public static final int DEFAULT_CASSANDRA_HEAP_MB = 512;
     static final String OWNER_LOG = "owner.log";
     static final String CONTROL_SOCKET = "control.sock";
     private static final String PROBE_KEYSPACE = "local_stack_probe";
@@ -911,7 +913,7 @@ public final class LocalStack implements AutoCloseable {
         private String addressPrefix = DEFAULT_PREFIX;
         private WanMode wan = WanMode.AUTO;
         private Duration oneWayDelay = DEFAULT_ONE_WAY_DELAY;
-        private int cassandraHeapMb = 512;
+        private int cassandraHeapMb = DEFAULT_CASSANDRA_HEAP_MB;
         private int kafkaHeapMb = 256;
         private List<String> jvmOptions = List.of();
         private String keyspace = SchemaTool.DEFAULT_KEYSPACE;

@@ -36,7 +36,7 @@ public final class LocalStackCli {
         WanMode wan;
         @Option(names = "--delay-ms", defaultValue = "115", description = "one-way delay between regions (default: ${DEFAULT-VALUE})")
         long delayMs;
-        @Option(names = "--cassandra-heap-mb", defaultValue = "512")
+        @Option(names = "--cassandra-heap-mb", defaultValue = "" + LocalStack.DEFAULT_CASSANDRA_HEAP_MB)
         int cassandraHeapMb;
         @Option(names = "--kafka-heap-mb", defaultValue = "256")
         int kafkaHeapMb;

@@ -7,14 +7,16 @@ import io.geobroker.loadgen.report.WanTraffic;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
@@ -63,6 +65,11 @@ public final class CalcCommand implements Callable<Integer> {
             + "per fill (a demo with the emulated WAN) the bytes replicated per trade.")
     Path report;
 
+    @Option(names = "--mutations-per-fill", description = "Bytes replicated per trade from geobroker's replication model "
+            + "(replication.* in the price file) for the deployment's nodes and replicas, at this many Cassandra mutations "
+            + "the engines write per fill (2.2 in a default demo run), instead of the prototype's 814.")
+    BigDecimal mutationsPerFill;
+
     @Option(names = "--html", description = "Also write the table and charts to this HTML file.")
     Path html;
 
@@ -81,6 +88,23 @@ public final class CalcCommand implements Callable<Integer> {
                 brokerInstance == null ? d.brokerInstance() : brokerInstance,
                 brokersPerDc == null ? d.brokersPerDc() : brokersPerDc, d.brokerVolumeGb(),
                 tradesPerMonth == null ? d.tradesPerMonth() : tradesPerMonth, d.bytesReplicatedPerTrade(), List.of());
+        if (mutationsPerFill != null) {
+            if (report != null) {
+                throw new IllegalArgumentException("--mutations-per-fill or --from-report, not both: a report's measured bytes "
+                        + "per fill are the bytes per trade");
+            }
+            long milli;
+            try {
+                milli = mutationsPerFill.movePointRight(3).setScale(0, RoundingMode.HALF_UP).longValueExact();
+            } catch (ArithmeticException e) {
+                throw new IllegalArgumentException("--mutations-per-fill is out of range: " + mutationsPerFill.toPlainString());
+            }
+            if (milli < 0) {
+                throw new IllegalArgumentException("--mutations-per-fill cannot be negative");
+            }
+            d = d.withBytesReplicatedPerTrade(pricing.replication().bytesPerTrade(d.dcs() * d.nodesPerDc(),
+                    d.effectiveReplicationFactor(), milli, d.tradesPerMonth(), pricing.hoursPerMonth()));
+        }
         Calculator calculator = new Calculator(pricing);
         Calculator.Workload workload = calculator.referenceWorkload();
         if (report != null) {

@@ -3,6 +3,7 @@ package io.geobroker.loadgen.calc;
 import io.geobroker.loadgen.report.RunReport;
 import io.geobroker.loadgen.report.WanTraffic;
 
+import java.math.BigInteger;
 import java.util.Locale;
 import java.util.OptionalLong;
 
@@ -55,6 +56,24 @@ public record ReplicationModel(long bytesPerNodeSecond, long bytesPerFill, long 
         int nodes = Math.toIntExact(nodesPerDc.getAsLong() * report.regions().size());
         return OptionalLong.of(bytes(report.measuredMillis(), nodes, Math.toIntExact(replicas.getAsLong()), fills,
                 mutations.getAsLong()));
+    }
+
+    /**
+     * Bytes replicated per trade for a deployment of {@code nodes} Cassandra nodes in all and
+     * {@code replicas} per DC, whose engines write {@code mutationsPerFillMilli} thousandths of a
+     * mutation per fill, at {@code tradesPerMonth} (the nodes' fixed rate spread over the trades);
+     * rounded half up to whole bytes.
+     */
+    public long bytesPerTrade(int nodes, int replicas, long mutationsPerFillMilli, long tradesPerMonth, long hoursPerMonth) {
+        if (nodes < 1 || replicas < 1 || mutationsPerFillMilli < 0 || tradesPerMonth < 1 || hoursPerMonth < 1) {
+            throw new IllegalArgumentException("bytes per trade need nodes, replicas, trades and hours, and mutations per fill "
+                    + "that are not negative");
+        }
+        long perMutation = Math.addExact(bytesPerMutation, Math.multiplyExact(bytesPerAnswer, (long) replicas));
+        long mutations = Usd.divideHalfUp(Math.multiplyExact(perMutation, mutationsPerFillMilli), 1000);
+        long fixed = Usd.divideHalfUp(BigInteger.valueOf(bytesPerNodeSecond).multiply(BigInteger.valueOf(nodes))
+                .multiply(BigInteger.valueOf(hoursPerMonth * 3_600L)), BigInteger.valueOf(tradesPerMonth));
+        return Math.addExact(Math.addExact(bytesPerFill, mutations), fixed);
     }
 
     /** The model in one line, for a report. */

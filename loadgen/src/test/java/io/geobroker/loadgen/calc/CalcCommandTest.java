@@ -96,6 +96,18 @@ class CalcCommandTest {
                 .contains("its Cassandra nodes and replicas per DC");
     }
 
+    @Test
+    void mutations_per_fill_give_the_bytes_per_trade_of_the_replication_model() {
+        Pricing pricing = Pricing.standard();
+        Deployment d = pricing.defaults();
+        long expected = pricing.replication().bytesPerTrade(d.dcs() * d.nodesPerDc(), d.effectiveReplicationFactor(), 2_200,
+                d.tradesPerMonth(), pricing.hoursPerMonth());
+
+        assertThat(run("--mutations-per-fill", "2.2")).contains(expected + " bytes replicated per trade");
+        assertThat(expected).isGreaterThan(d.bytesReplicatedPerTrade());
+        assertThat(new CommandLine(new CalcCommand()).execute("--mutations-per-fill", "-1")).isNotZero();
+    }
+
     private static String run(String... args) {
         PrintStream saved = System.out;
         ByteArrayOutputStream buffer = new ByteArrayOutputStream();

@@ -46,6 +46,14 @@ class ReplicationModelTest {
     }
 
     @Test
+    void bytes_per_trade_spread_the_nodes_rate_over_the_trades() {
+        // 1,900 + (500 + 3 x 200) x 2.2 + 6,000 x 6 nodes x 730 h x 3,600 s / 525,600,000 trades
+        assertThat(MODEL.bytesPerTrade(6, 3, 2_200, 525_600_000L, 730)).isEqualTo(1_900 + 2_420 + 180);
+        assertThat(MODEL.bytesPerTrade(2, 1, 0, 525_600_000L, 730)).isEqualTo(1_900 + 60);
+        assertThatThrownBy(() -> MODEL.bytesPerTrade(2, 1, 1_000, 0, 730)).hasMessageContaining("trades");
+    }
+
+    @Test
     void the_shipped_price_list_carries_a_measured_model() {
         ReplicationModel shipped = Pricing.standard().replication();
 
