@@ -76,11 +76,19 @@ final class OrderPlacer {
         }
     }
 
-    /** Places the schedule's orders, in turn across the customers, until it is done or {@code stop} is set. */
+    /**
+     * Places the schedule's orders, in turn across the customers, until it is done or {@code stop} is
+     * set. Once stopped it still sends the measured phase's orders already due (this thread may be
+     * behind its schedule when the phase ends: their latency counts from their intended time like
+     * any other's), and nothing after them.
+     */
     void place(AtomicBoolean stop, SplittableRandom random) {
         int n = market.symbols().size();
-        for (long i = 0; i < schedule.operations() && !stop.get(); i++, nextOrder.set(i)) {
+        for (long i = 0; i < schedule.operations(); i++, nextOrder.set(i)) {
             long intended = schedule.intendedNanos(i);
+            if (stop.get() && (!phases.measured(intended) || intended > System.nanoTime())) {
+                break;
+            }
             Threads.waitUntil(intended, stop);
             Driver.Customer c = customers.get((int) (i % customers.size()));
             int symbolIndex = random.nextInt(n);

@@ -132,4 +132,63 @@ class OrderPlacerTest {
         }
         assertThat(recorded).isEqualTo(measured);
     }
+
+    /**
+     * The sending thread may be behind its schedule when the measured phase ends (descheduled on a
+     * busy machine): the phase's orders already due are still sent, their latency counted from their
+     * intended time, and the orders after the phase are not.
+     */
+    @Test
+    void once_stopped_sends_the_measured_phases_orders_already_due_and_nothing_after_them() throws Exception {
+        AtomicInteger received = new AtomicInteger();
+        HttpServer server = standIn(received);
+        ExecutorService clientThreads = Executors.newFixedThreadPool(2);
+        String url = "http://127.0.0.1:" + server.getAddress().getPort();
+        Region region = new Region("nvirginia", "NorthVirginiaDC", List.of("NYSE", "NASDAQ"), "us-east-1");
+        Target.RegionTarget regionTarget = new Target.RegionTarget(region, url, "127.0.0.1:1");
+        Target target = new Target(List.of(regionTarget), "admin", Topics.standard(), "a stand-in broker");
+        Workload workload = new Workload(500, 1, 60, 20, 20, 50, 1, 1, Duration.ZERO, Duration.ZERO,
+                Duration.ofMillis(400), 1, 64);
+        // every order is due: the schedule began a second ago; the phase holds its first 0.4 s (200 orders)
+        long start = System.nanoTime() - 1_000_000_000L;
+        RampedSchedule schedule = RampedSchedule.of(start, 500, 0, 1.0, 800_000_000L);
+        Phases phases = Phases.of(start, System.currentTimeMillis() * 1_000 - 1_000_000, workload.warmup(), workload.duration());
+        Metrics metrics = new Metrics();
+        try (BrokerClient broker = new BrokerClient("nvirginia", url, Duration.ofSeconds(2), Duration.ofSeconds(5),
+                clientThreads)) {
+            OrderPlacer placer = new OrderPlacer(target, Map.of("nvirginia", broker), "t", schedule, workload,
+                    new MarketModel(List.of(SymbolDirectory.standard().symbol("AAPL").orElseThrow()), 1_000),
+                    List.of(new Driver.Customer("c1", "token", regionTarget)), metrics, phases, new LongAdder());
+            placer.place(new AtomicBoolean(true), new SplittableRandom(7));
+            await().atMost(Duration.ofSeconds(10)).until(() -> placer.outstanding() == 0);
+            placer.countUnfinished();
+        } finally {
+            server.stop(0);
+            ((ExecutorService) server.getExecutor()).shutdownNow();
+            clientThreads.shutdownNow();
+        }
+
+        assertThat(received.get()).isEqualTo(200);
+        assertThat(metrics.counter(RunReport.ORDERS_SENT + "/nvirginia")).isEqualTo(200);
+        assertThat(metrics.counter(RunReport.ORDERS_ACCEPTED + "/nvirginia")).isEqualTo(200);
+        assertThat(metrics.counter(RunReport.ORDERS_ERRORS + "/nvirginia")).isZero();
+    }
+
+    /** A broker stand-in that accepts every order. */
+    private static HttpServer standIn(AtomicInteger received) throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.setExecutor(Executors.newFixedThreadPool(2));
+        server.createContext("/api/v1/orders", ex -> {
+            ex.getRequestBody().readAllBytes();
+            received.incrementAndGet();
+            byte[] body = "{\"orderId\":\"o\",\"status\":\"NEW\"}".getBytes(StandardCharsets.UTF_8);
+            ex.getResponseHeaders().set("Content-Type", "application/json");
+            ex.sendResponseHeaders(201, body.length);
+            try (OutputStream o = ex.getResponseBody()) {
+                o.write(body);
+            }
+        });
+        server.start();
+        return server;
+    }
 }
