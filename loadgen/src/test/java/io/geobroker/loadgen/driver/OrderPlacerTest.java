@@ -78,25 +78,6 @@ class OrderPlacerTest {
     @Test
     void counts_the_measured_phases_orders_by_their_intended_time_not_by_the_metrics_switch() throws Exception {
         AtomicInteger received = new AtomicInteger();
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        ExecutorService serverThreads = Executors.newFixedThreadPool(2);
-        server.setExecutor(serverThreads);
-        server.createContext("/api/v1/orders", ex -> {
-            ex.getRequestBody().readAllBytes();
-            received.incrementAndGet();
-            byte[] body = "{\"orderId\":\"o\",\"status\":\"NEW\"}".getBytes(StandardCharsets.UTF_8);
-            ex.getResponseHeaders().set("Content-Type", "application/json");
-            ex.sendResponseHeaders(201, body.length);
-            try (OutputStream o = ex.getResponseBody()) {
-                o.write(body);
-            }
-        });
-        server.start();
-        ExecutorService clientThreads = Executors.newFixedThreadPool(2);
-        String url = "http://127.0.0.1:" + server.getAddress().getPort();
-        Region region = new Region("nvirginia", "NorthVirginiaDC", List.of("NYSE", "NASDAQ"), "us-east-1");
-        Target.RegionTarget regionTarget = new Target.RegionTarget(region, url, "127.0.0.1:1");
-        Target target = new Target(List.of(regionTarget), "admin", Topics.standard(), "a stand-in broker");
         Workload workload = new Workload(500, 1, 60, 20, 20, 50, 1, 1, Duration.ofMillis(200), Duration.ZERO,
                 Duration.ofMillis(400), 1, 64);
         long start = System.nanoTime() + 50_000_000L;
@@ -106,20 +87,8 @@ class OrderPlacerTest {
         for (long i = 0; i < schedule.operations(); i++) {
             measured += phases.measured(schedule.intendedNanos(i)) ? 1 : 0;
         }
-        Metrics metrics = new Metrics();
-        try (BrokerClient broker = new BrokerClient("nvirginia", url, Duration.ofSeconds(2), Duration.ofSeconds(5),
-                clientThreads)) {
-            OrderPlacer placer = new OrderPlacer(target, Map.of("nvirginia", broker), "t", schedule, workload,
-                    new MarketModel(List.of(SymbolDirectory.standard().symbol("AAPL").orElseThrow()), 1_000),
-                    List.of(new Driver.Customer("c1", "token", regionTarget)), metrics, phases, new LongAdder());
-            placer.place(new AtomicBoolean(), new SplittableRandom(7));
-            await().atMost(Duration.ofSeconds(10)).until(() -> placer.outstanding() == 0);
-            placer.countUnfinished();
-        } finally {
-            server.stop(0);
-            serverThreads.shutdownNow();
-            clientThreads.shutdownNow();
-        }
+
+        Metrics metrics = placeAgainstAStandIn(workload, schedule, phases, new AtomicBoolean(), received);
 
         assertThat(measured).isBetween(150L, 250L);
         assertThat(received.get()).isEqualTo(400);
@@ -141,25 +110,37 @@ class OrderPlacerTest {
     @Test
     void once_stopped_sends_the_measured_phases_orders_already_due_and_nothing_after_them() throws Exception {
         AtomicInteger received = new AtomicInteger();
-        HttpServer server = standIn(received);
-        ExecutorService clientThreads = Executors.newFixedThreadPool(2);
-        String url = "http://127.0.0.1:" + server.getAddress().getPort();
-        Region region = new Region("nvirginia", "NorthVirginiaDC", List.of("NYSE", "NASDAQ"), "us-east-1");
-        Target.RegionTarget regionTarget = new Target.RegionTarget(region, url, "127.0.0.1:1");
-        Target target = new Target(List.of(regionTarget), "admin", Topics.standard(), "a stand-in broker");
         Workload workload = new Workload(500, 1, 60, 20, 20, 50, 1, 1, Duration.ZERO, Duration.ZERO,
                 Duration.ofMillis(400), 1, 64);
         // every order is due: the schedule began a second ago; the phase holds its first 0.4 s (200 orders)
         long start = System.nanoTime() - 1_000_000_000L;
         RampedSchedule schedule = RampedSchedule.of(start, 500, 0, 1.0, 800_000_000L);
         Phases phases = Phases.of(start, System.currentTimeMillis() * 1_000 - 1_000_000, workload.warmup(), workload.duration());
+
+        Metrics metrics = placeAgainstAStandIn(workload, schedule, phases, new AtomicBoolean(true), received);
+
+        assertThat(received.get()).isEqualTo(200);
+        assertThat(metrics.counter(RunReport.ORDERS_SENT + "/nvirginia")).isEqualTo(200);
+        assertThat(metrics.counter(RunReport.ORDERS_ACCEPTED + "/nvirginia")).isEqualTo(200);
+        assertThat(metrics.counter(RunReport.ORDERS_ERRORS + "/nvirginia")).isZero();
+    }
+
+    /** Places the schedule's orders for one customer against a broker stand-in that accepts them all; counts what is left. */
+    private static Metrics placeAgainstAStandIn(Workload workload, RampedSchedule schedule, Phases phases, AtomicBoolean stop,
+                                                AtomicInteger received) throws IOException {
+        HttpServer server = standIn(received);
+        ExecutorService clientThreads = Executors.newFixedThreadPool(2);
+        String url = "http://127.0.0.1:" + server.getAddress().getPort();
+        Region region = new Region("nvirginia", "NorthVirginiaDC", List.of("NYSE", "NASDAQ"), "us-east-1");
+        Target.RegionTarget regionTarget = new Target.RegionTarget(region, url, "127.0.0.1:1");
+        Target target = new Target(List.of(regionTarget), "admin", Topics.standard(), "a stand-in broker");
         Metrics metrics = new Metrics();
         try (BrokerClient broker = new BrokerClient("nvirginia", url, Duration.ofSeconds(2), Duration.ofSeconds(5),
                 clientThreads)) {
             OrderPlacer placer = new OrderPlacer(target, Map.of("nvirginia", broker), "t", schedule, workload,
                     new MarketModel(List.of(SymbolDirectory.standard().symbol("AAPL").orElseThrow()), 1_000),
                     List.of(new Driver.Customer("c1", "token", regionTarget)), metrics, phases, new LongAdder());
-            placer.place(new AtomicBoolean(true), new SplittableRandom(7));
+            placer.place(stop, new SplittableRandom(7));
             await().atMost(Duration.ofSeconds(10)).until(() -> placer.outstanding() == 0);
             placer.countUnfinished();
         } finally {
@@ -167,11 +148,7 @@ class OrderPlacerTest {
             ((ExecutorService) server.getExecutor()).shutdownNow();
             clientThreads.shutdownNow();
         }
-
-        assertThat(received.get()).isEqualTo(200);
-        assertThat(metrics.counter(RunReport.ORDERS_SENT + "/nvirginia")).isEqualTo(200);
-        assertThat(metrics.counter(RunReport.ORDERS_ACCEPTED + "/nvirginia")).isEqualTo(200);
-        assertThat(metrics.counter(RunReport.ORDERS_ERRORS + "/nvirginia")).isZero();
+        return metrics;
     }
 
     /** A broker stand-in that accepts every order. */
