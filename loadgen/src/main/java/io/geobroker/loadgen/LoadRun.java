@@ -161,10 +161,11 @@ final class LoadRun {
         withEnd.put("machine load average (1 min) at end", loadAverage());
         long fills = report.regions().stream().mapToLong(RunReport.RegionSummary::fills).sum();
         engineMutations.ifPresent(m -> withEnd.put(WanTraffic.MUTATIONS, Long.toString(m)));
+        Pricing pricing = Pricing.standard();
         phaseCounters.ifPresent(c -> {
             Map<String, Long> wan = WanTraffic.withPrefix(c, WanTraffic.WAN_PREFIX);
             if (!wan.isEmpty()) {
-                withEnd.putAll(WanTraffic.conditions(wan, fills, Pricing.standard().defaults().bytesReplicatedPerTrade()));
+                withEnd.putAll(WanTraffic.conditions(wan, fills, pricing.defaults().bytesReplicatedPerTrade()));
             }
             String cassandra = WanTraffic.cassandra(c, CassandraCounters.WRITES, CassandraCounters.SENT_TO_OTHER_DCS, fills);
             if (!cassandra.isEmpty()) {
@@ -174,7 +175,7 @@ final class LoadRun {
         report = new RunReport(report.schema(), report.title(), report.scenario(), report.startedAt(), withEnd,
                 report.measuredMillis(), report.regions(), report.series(), report.throughput(), report.sweep(), report.chaos(),
                 report.resources());
-        ReplicationModel model = Pricing.standard().replication();
+        ReplicationModel model = pricing.replication();
         OptionalLong predicted = model.predict(report);
         Optional<Long> carried = WanTraffic.total(report, fills);
         if (predicted.isPresent() && carried.isPresent()) {

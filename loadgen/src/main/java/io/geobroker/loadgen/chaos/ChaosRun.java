@@ -165,7 +165,7 @@ public final class ChaosRun {
                 }
                 double readSeconds = (System.nanoTime() - readStart) / 1e9;
                 if (before != null) {
-                    Map<String, String> behind = behindOrders(byId ? only(before, left.keySet()) : before, now);
+                    Map<String, String> behind = behind(byId ? only(before, left.keySet()) : before, now);
                     if (behind.isEmpty()) {
                         return toMillis + (System.nanoTime() - restored) / 1_000_000;
                     }
@@ -212,16 +212,10 @@ public final class ChaosRun {
     /**
      * The orders of {@code before} or {@code now} that some region in {@code now} does not show as far
      * along as their home region showed them in {@code before} (absent there, PENDING, fewer shares
-     * filled, an earlier status, or another end), each as "id: home state, then region state, ...".
+     * filled, an earlier status, or another end), by order id, each as "id: home state, then region state, ...".
      * An order its home did not show yet, or showed PENDING, is behind too.
      */
-    static List<String> behind(Map<String, Map<String, OrderView>> before, Map<String, Map<String, OrderView>> now) {
-        return List.copyOf(behindOrders(before, now).values());
-    }
-
-    /** {@link #behind}, by order id. */
-    static Map<String, String> behindOrders(Map<String, Map<String, OrderView>> before,
-                                            Map<String, Map<String, OrderView>> now) {
+    static Map<String, String> behind(Map<String, Map<String, OrderView>> before, Map<String, Map<String, OrderView>> now) {
         Set<String> all = new TreeSet<>();
         before.values().forEach(m -> all.addAll(m.keySet()));
         now.values().forEach(m -> all.addAll(m.keySet()));
