@@ -57,7 +57,7 @@ final class BrokerProcess implements AutoCloseable {
             port = freePort(address);
         }
         command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-XX:TieredStopAtLevel=1", "-jar", jar));
+                "-Xmx512m", "-XX:TieredStopAtLevel=1", "-Dspring.aot.enabled=true", "-jar", jar));
         Map<String, Object> properties = stack.brokerProperties(region, adminToken);
         properties.put("server.port", port);
         properties.put("server.address", address);

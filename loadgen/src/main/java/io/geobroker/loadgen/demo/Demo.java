@@ -311,13 +311,23 @@ public final class Demo implements AutoCloseable, FaultTarget {
         return command;
     }
 
+    /**
+     * The broker's application context from the bean definitions its build worked out ahead of time
+     * (Spring's AOT processing, {@code process-aot} in its pom) instead of from scanning and parsing its
+     * configuration classes at every start: a sixth less CPU to readiness.
+     */
+    static final String AOT = "-Dspring.aot.enabled=true";
+
     /** How long a broker's class-data training start may take (it connects to Cassandra and Kafka). */
     static final Duration TRAINING_TIMEOUT = Duration.ofSeconds(180);
 
-    /** A broker JVM's options before the jar: heap, the collector ({@link Jdk17#GC}), then the extra options in order. */
+    /**
+     * A broker JVM's options before the jar: heap, the collector ({@link Jdk17#GC}), the application context
+     * built at build time ({@link #AOT}), then the extra options in order.
+     */
     static List<String> brokerJvmOptions(Settings settings) {
         List<String> options = new ArrayList<>(List.of("-Xms" + settings.brokerHeapMb() + "m",
-                "-Xmx" + settings.brokerHeapMb() + "m", Jdk17.GC));
+                "-Xmx" + settings.brokerHeapMb() + "m", Jdk17.GC, AOT));
         options.addAll(settings.brokerJvmOptions());
         return options;
     }

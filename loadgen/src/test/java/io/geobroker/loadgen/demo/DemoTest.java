@@ -94,7 +94,8 @@ class DemoTest {
 
         assertThat(Demo.brokerCommand("java", settings, new ClassDataArchive.Launch(Path.of("b.jar"), List.of()),
                 "127.40.1.200"))
-                .containsExactly("java", "-Xms384m", "-Xmx384m", "-XX:+UseG1GC", "-XX:TieredStopAtLevel=1", "-Xss512k",
+                .containsExactly("java", "-Xms384m", "-Xmx384m", "-XX:+UseG1GC", "-Dspring.aot.enabled=true",
+                        "-XX:TieredStopAtLevel=1", "-Xss512k",
                         "-Djava.rmi.server.hostname=127.40.1.200", "-jar", "b.jar");
         assertThat(Demo.brokerCommand("java", settings, ClassDataArchive.launch(Path.of("cds/app/b.jar"),
                 Path.of("cds/classes.jsa")), "127.40.1.200"))
