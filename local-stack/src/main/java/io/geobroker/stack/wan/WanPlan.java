@@ -36,7 +36,17 @@ final class WanPlan {
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]*");
     private static final Pattern CIDR = Pattern.compile("127\\.(\\d{1,3})\\.(\\d{1,3})\\.0/24");
 
+    /**
+     * The longest wait between TCP retransmissions in the regions' namespaces
+     * ({@code net.ipv4.tcp_rto_max_ms}, Linux 6.15 and later; 120 s by default). After a cut link
+     * heals, a connection that sent into the cut retransmits only when its backed-off timer fires,
+     * up to this long later: Cassandra's nodes saw the other DC again 5-9 s after a 20 s cut.
+     * 0 leaves the kernel's value. {@code GEOBROKER_WAN_TCP_RTO_MAX_MS} overrides it.
+     */
+    static final int TCP_RTO_MAX_MILLIS = 1_000;
+
     private final List<WanRegion> regions;
+    private final int tcpRtoMaxMillis = tcpRtoMaxMillis(System.getenv("GEOBROKER_WAN_TCP_RTO_MAX_MS"));
     private final int[] prefixOctet;
     private final int[] regionOctet;
 
@@ -167,6 +177,9 @@ final class WanPlan {
                 "ipv4/conf/all/route_localnet=1", "ipv4/conf/default/route_localnet=1",
                 "ipv4/conf/all/rp_filter=0", "ipv4/conf/default/rp_filter=0",
                 "ipv6/conf/all/disable_ipv6=1", "ipv6/conf/default/disable_ipv6=1")));
+        if (tcpRtoMaxMillis > 0) {
+            c.add(List.of("ip", "netns", "exec", ns, "sh", "-c", optionalSysctl("ipv4/tcp_rto_max_ms=" + tcpRtoMaxMillis)));
+        }
         c.add(List.of("ip", "link", "add", host, "type", "veth", "peer", "name", namespaceVeth(i), "netns", ns));
         c.add(List.of("sh", "-c", sysctl("ipv4/conf/" + host + "/route_localnet=1",
                 "ipv4/conf/" + host + "/rp_filter=0", "ipv6/conf/" + host + "/disable_ipv6=1")));
@@ -175,6 +188,10 @@ final class WanPlan {
         c.add(List.of("ip", "route", "add", r.cidr(), "dev", host, "table", "local", "src", rootAddress()));
         c.add(List.of("ip", "-n", ns, "route", "add", rootCidr(), "dev", namespaceVeth(i), "src", firstAddress(i)));
         return c;
+    }
+
+    static int tcpRtoMaxMillis(String configured) {
+        return configured == null || configured.isBlank() ? TCP_RTO_MAX_MILLIS : Integer.parseInt(configured.strip());
     }
 
     /**
@@ -188,6 +205,12 @@ final class WanPlan {
             writes.add("echo " + setting.substring(eq + 1) + " > /proc/sys/net/" + setting.substring(0, eq));
         }
         return String.join(" && ", writes);
+    }
+
+    /** A shell line setting one {@code net.*} sysctl if this kernel has it, and nothing otherwise. */
+    static String optionalSysctl(String setting) {
+        String file = "/proc/sys/net/" + setting.substring(0, setting.indexOf('='));
+        return "if [ -e " + file + " ]; then " + sysctl(setting) + "; fi";
     }
 
     /** Commands run once region {@code i}'s TUN exists in the root namespace. */

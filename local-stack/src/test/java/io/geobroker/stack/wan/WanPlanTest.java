@@ -83,6 +83,16 @@ class WanPlanTest {
     }
 
     @Test
+    void caps_the_namespaces_tcp_retransmission_back_off_where_the_kernel_has_the_setting() {
+        assertThat(WanPlan.optionalSysctl("ipv4/tcp_rto_max_ms=1000")).isEqualTo(
+                "if [ -e /proc/sys/net/ipv4/tcp_rto_max_ms ]; then echo 1000 > /proc/sys/net/ipv4/tcp_rto_max_ms; fi");
+        assertThat(WanPlan.tcpRtoMaxMillis(null)).isEqualTo(WanPlan.TCP_RTO_MAX_MILLIS);
+        assertThat(WanPlan.tcpRtoMaxMillis(" 0 ")).isZero();
+        assertThat(new WanPlan(REGIONS).setupCommands(1)).contains(List.of("ip", "netns", "exec", "gb60-nvirginia", "sh", "-c",
+                WanPlan.optionalSysctl("ipv4/tcp_rto_max_ms=" + WanPlan.tcpRtoMaxMillis(System.getenv("GEOBROKER_WAN_TCP_RTO_MAX_MS")))));
+    }
+
+    @Test
     void teardown_touches_only_the_regions_own_names() {
         WanPlan plan = new WanPlan(REGIONS);
 
