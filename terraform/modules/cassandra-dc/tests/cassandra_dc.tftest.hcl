@@ -52,6 +52,10 @@ run "cassandra_yaml_gossips_with_seeds_of_both_dcs_and_encrypts_between_dcs" {
     condition     = strcontains(aws_instance.node[0].user_data, "keystore_password: \"@KEYSTORE_PASSWORD@\"") && strcontains(aws_instance.node[0].user_data, "--secret-id '${var.internode_keystore_secret_arn}'")
     error_message = "user data holds only a placeholder; the node reads the keystore password from Secrets Manager"
   }
+  assert {
+    condition     = strcontains(aws_instance.node[0].user_data, "echo 'net.ipv4.tcp_rto_max_ms = 1000' > /etc/sysctl.d/90-geobroker-wan.conf")
+    error_message = "where the kernel has it, TCP's retransmission back-off is capped at 1 s for a WAN link's return"
+  }
 }
 
 run "user_data_and_cassandra_yaml_are_valid_yaml" {

@@ -37,8 +37,8 @@ run "one_broker_and_the_tickers_with_their_configuration" {
     error_message = "every service gets the topology file"
   }
   assert {
-    condition     = strcontains(aws_instance.broker.user_data, "-Xms512m -Xmx512m") && strcontains(aws_instance.ticker[0].user_data, "-Xms256m -Xmx256m")
-    error_message = "heaps are 512 MiB (broker) and 256 MiB (ticker)"
+    condition     = strcontains(aws_instance.broker.user_data, "-Xms512m -Xmx512m -XX:+ExitOnOutOfMemoryError -Dspring.aot.enabled=true") && strcontains(aws_instance.ticker[0].user_data, "-Xms256m -Xmx256m")
+    error_message = "heaps are 512 MiB (broker) and 256 MiB (ticker); the broker starts from its build's AOT bean definitions"
   }
   assert {
     condition     = strcontains(aws_instance.broker.user_data, "--secret-id '${var.admin_token_secret_arn}'") && !strcontains(aws_instance.broker.user_data, "Environment=GEOBROKER_ADMIN_TOKEN") && strcontains(aws_instance.broker.user_data, "EnvironmentFile=/run/geobroker/broker-secrets.env")

@@ -60,8 +60,11 @@ public class HealResend implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(HealResend.class);
     /** Probes without an answer in a row that make a cut. */
     static final int MISSES_FOR_A_CUT = 2;
-    /** Batches written again at a time (each waits for a quorum in every DC: a WAN round trip). */
-    private static final int IN_FLIGHT = 64;
+    /**
+     * Batches written again at a time (each waits for a quorum in every DC: a WAN round trip). At
+     * three nodes per DC after a 20 s cut, 256 wrote ~1,000 batches in 3.3-3.6 s where 64 took 5.8-7.5 s.
+     */
+    private static final int IN_FLIGHT = 256;
     /**
      * Rounds of writing again what was not acknowledged before it is left to Cassandra's hints; no
      * round starts later than {@link #PROBE_DEADLINE} after the first.
