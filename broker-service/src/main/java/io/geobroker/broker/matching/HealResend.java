@@ -104,15 +104,20 @@ public class HealResend implements SmartLifecycle {
                 .register(meters);
     }
 
-    /**
-     * Keeps a batch Cassandra confirmed, to be written again after a cut: the engine's, and the rows
-     * of an order placed here for another region's symbol (its PENDING row and the home region's
-     * inbox row). The home region can take such an order only once both are in its DC, and after a
-     * cut longer than a few seconds it no longer takes the placing broker's announcement of it, so
-     * without this the order waited for Cassandra's hints.
-     */
+    /** Keeps a batch Cassandra confirmed, to be written again after a cut: the engine's. */
     public void confirmed(List<BoundStatement> statements, long timestampMicros) {
         recent.add(System.currentTimeMillis(), timestampMicros, statements, bytesHeld(statements));
+    }
+
+    /**
+     * Keeps a batch as {@link #confirmed} does, to be written again before the engine's: the rows of an
+     * order placed here for another region's symbol (its PENDING row and the home region's inbox row).
+     * The home region can take such an order only once both are in its DC, and after a cut longer
+     * than a few seconds it no longer takes the placing broker's announcement of it: without this the
+     * order waited for Cassandra's hints, and behind the engine's batches it waited for them.
+     */
+    public void confirmedFirst(List<BoundStatement> statements, long timestampMicros) {
+        recent.add(System.currentTimeMillis(), timestampMicros, statements, bytesHeld(statements), true);
     }
 
     /** What a batch's statements hold on to (their values), cheaper than the driver's exact wire size. */

@@ -15,8 +15,11 @@ import java.util.List;
  */
 final class RecentWrites<S> {
 
-    /** One confirmed batch: when it was written (ms), its write timestamp, its statements and size. */
-    record Entry<S>(long writtenMillis, long timestampMicros, List<S> statements, long bytes) {
+    /**
+     * One confirmed batch: when it was written (ms), its write timestamp, its statements and size, and
+     * whether it goes before the others when written again.
+     */
+    record Entry<S>(long writtenMillis, long timestampMicros, List<S> statements, long bytes, boolean first) {
     }
 
     private final long keepMillis;
@@ -36,10 +39,15 @@ final class RecentWrites<S> {
 
     /** A batch Cassandra confirmed at {@code nowMillis}. */
     synchronized void add(long nowMillis, long timestampMicros, List<S> statements, long size) {
+        add(nowMillis, timestampMicros, statements, size, false);
+    }
+
+    /** A batch Cassandra confirmed at {@code nowMillis}; {@code first}: written again before the others. */
+    synchronized void add(long nowMillis, long timestampMicros, List<S> statements, long size, boolean first) {
         if (maxBytes == 0) {
             return;
         }
-        entries.addLast(new Entry<>(nowMillis, timestampMicros, List.copyOf(statements), size));
+        entries.addLast(new Entry<>(nowMillis, timestampMicros, List.copyOf(statements), size, first));
         bytes += size;
         trim(nowMillis);
     }
@@ -55,16 +63,18 @@ final class RecentWrites<S> {
     }
 
     /**
-     * The link is back: the batches written since the hold began (in the order they were written),
-     * and back to normal keeping.
+     * The link is back: the batches written since the hold began, those marked {@code first} before
+     * the others, each kind in the order written; and back to normal keeping.
      */
     synchronized List<Entry<S>> release(long nowMillis) {
         List<Entry<S>> held = new ArrayList<>();
+        List<Entry<S>> later = new ArrayList<>();
         for (Entry<S> e : entries) {
             if (e.writtenMillis() >= holdFromMillis) {
-                held.add(e);
+                (e.first() ? held : later).add(e);
             }
         }
+        held.addAll(later);
         holdFromMillis = Long.MAX_VALUE;
         trim(nowMillis);
         return held;

@@ -172,7 +172,7 @@ public class OrderInbox {
                 }
             }
         }
-        healResend.confirmed(rows, writeMicros);
+        healResend.confirmedFirst(rows, writeMicros);
         return writeMicros;
     }
 

@@ -43,6 +43,18 @@ class RecentWritesTest {
     }
 
     @Test
+    void batches_marked_first_are_released_before_the_others_each_in_the_order_written() {
+        RecentWrites<String> recent = new RecentWrites<>(1_000, 1 << 20);
+        recent.hold(0);
+        recent.add(100, 1, List.of("engine"), 10);
+        recent.add(200, 2, List.of("inbox"), 10, true);
+        recent.add(300, 3, List.of("engine"), 10);
+        recent.add(400, 4, List.of("inbox"), 10, true);
+
+        assertThat(timestamps(recent.release(500))).containsExactly(2L, 4L, 1L, 3L);
+    }
+
+    @Test
     void a_second_hold_keeps_the_earlier_start() {
         RecentWrites<String> recent = new RecentWrites<>(100, 1 << 20);
         recent.add(950, 1, List.of("a"), 1);

@@ -36,6 +36,12 @@ public final class DeploymentReader {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int PAGE_SIZE = 500;
     /**
+     * Page size of the listings that stop at the first order older than they need
+     * ({@link #ordersSince}): the broker reads every order a page lists, one read each, so a page of
+     * {@link #PAGE_SIZE} read a customer's whole history where only the last minute was wanted.
+     */
+    static final int RECENT_PAGE_SIZE = 50;
+    /**
      * Requests of one pass ({@link #ordersSince}, {@link #ordersByIds}) under way at once. One after the
      * other, a pass over the orders of a WAN cut took 4-10 s at three nodes per DC, and the wait for the
      * regions to agree, which needs two passes, could not see anything sooner than that.
@@ -77,7 +83,7 @@ public final class DeploymentReader {
             Map<String, Map<String, Long>> regionShares = new TreeMap<>();
             try {
                 for (Driver.Customer c : customers) {
-                    regionOrders.putAll(orders(region, c, 0));
+                    regionOrders.putAll(orders(region, c, 0, PAGE_SIZE));
                     regionCash.put(c.id(), totals(get(region, c.token(), "/api/v1/account/balances"), "currency"));
                     regionShares.put(c.id(), totals(get(region, c.token(), "/api/v1/account/holdings"), "symbol"));
                 }
@@ -146,7 +152,7 @@ public final class DeploymentReader {
         List<Callable<Map<String, OrderView>>> listings = new ArrayList<>();
         for (String region : brokerUrls.keySet()) {
             for (Driver.Customer c : customers) {
-                listings.add(() -> orders(region, c, sinceMillis));
+                listings.add(() -> orders(region, c, sinceMillis, RECENT_PAGE_SIZE));
             }
         }
         List<Map<String, OrderView>> listed = all(listings);
@@ -227,12 +233,12 @@ public final class DeploymentReader {
     }
 
     /** A customer's orders in a region, newest first, paging until one older than {@code sinceMillis}. */
-    private Map<String, OrderView> orders(String region, Driver.Customer c, long sinceMillis)
+    private Map<String, OrderView> orders(String region, Driver.Customer c, long sinceMillis, int pageSize)
             throws IOException, InterruptedException {
         Map<String, OrderView> orders = new LinkedHashMap<>();
         String pageToken = null;
         do {
-            JsonNode page = get(region, c.token(), "/api/v1/orders?pageSize=" + PAGE_SIZE
+            JsonNode page = get(region, c.token(), "/api/v1/orders?pageSize=" + pageSize
                     + (pageToken == null ? "" : "&pageToken=" + URLEncoder.encode(pageToken, StandardCharsets.UTF_8)));
             boolean older = false;
             for (JsonNode o : page.path("items")) {
