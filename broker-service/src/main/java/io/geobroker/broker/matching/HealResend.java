@@ -62,7 +62,7 @@ public class HealResend implements SmartLifecycle {
     static final int MISSES_FOR_A_CUT = 2;
     /**
      * Batches written again at a time (each waits for a quorum in every DC: a WAN round trip). At
-     * three nodes per DC after a 20 s cut, 256 wrote ~1,000 batches in 3.3-3.6 s where 64 took 5.8-7.5 s.
+     * three nodes per DC after a 20 s cut, 256 wrote ~1,000 batches in 3.0-5.2 s where 64 took 5.8-9.4 s.
      */
     private static final int IN_FLIGHT = 256;
     /**

@@ -155,7 +155,7 @@ public final class DeploymentReader {
                 listings.add(() -> orders(region, c, sinceMillis, RECENT_PAGE_SIZE));
             }
         }
-        List<Map<String, OrderView>> listed = all(listings);
+        List<Map<String, OrderView>> listed = readAll(listings);
         Map<String, Map<String, OrderView>> all = new LinkedHashMap<>();
         int i = 0;
         for (String region : brokerUrls.keySet()) {
@@ -169,7 +169,7 @@ public final class DeploymentReader {
     }
 
     /** The results of {@code tasks}, {@link #READS_IN_FLIGHT} at a time, in their order; the first failure is thrown. */
-    private <T> List<T> all(List<Callable<T>> tasks) throws InterruptedException, IOException {
+    private <T> List<T> readAll(List<Callable<T>> tasks) throws InterruptedException, IOException {
         List<T> results = new ArrayList<>(tasks.size());
         for (Future<T> f : reads.invokeAll(tasks)) {
             try {
@@ -216,7 +216,7 @@ public final class DeploymentReader {
                 });
             }
         }
-        List<OrderView> found = all(lookups);
+        List<OrderView> found = readAll(lookups);
         Map<String, Map<String, OrderView>> all = new LinkedHashMap<>();
         int i = 0;
         for (String region : brokerUrls.keySet()) {
