@@ -115,16 +115,12 @@ public final class DeploymentReader {
                     continue;
                 }
                 try {
-                    Driver.Customer c = byId.get(o.customerId());
-                    HttpResponse<byte[]> r = send(region.getKey(), c.token(), "/api/v1/orders/" + o.orderId());
-                    if (r.statusCode() == 200) {
-                        region.getValue().put(o.orderId(), view(JSON.readTree(r.body()), c.id()));
-                    } else if (r.statusCode() != 404) {
-                        unreadable.add(region.getKey() + ": GET /api/v1/orders/" + o.orderId() + " answered " + r.statusCode()
-                                + " (the order is " + o.state() + " elsewhere)");
+                    OrderView found = order(region.getKey(), byId.get(o.customerId()), o.orderId());
+                    if (found != null) {
+                        region.getValue().put(o.orderId(), found);
                     }
                 } catch (IOException e) {
-                    unreadable.add(region.getKey() + ": " + e.getMessage());
+                    unreadable.add(region.getKey() + ": " + e.getMessage() + " (the order is " + o.state() + " elsewhere)");
                 }
             }
         }
@@ -203,17 +199,7 @@ public final class DeploymentReader {
                 if (c == null) {
                     throw new IOException("order " + order.getKey() + " of an unknown customer " + order.getValue());
                 }
-                lookups.add(() -> {
-                    HttpResponse<byte[]> r = send(region, c.token(), "/api/v1/orders/" + order.getKey());
-                    if (r.statusCode() == 404) {
-                        return null;
-                    }
-                    if (r.statusCode() != 200) {
-                        throw new IOException("GET /api/v1/orders/" + order.getKey() + " in " + region + " answered "
-                                + r.statusCode());
-                    }
-                    return view(JSON.readTree(r.body()), c.id());
-                });
+                lookups.add(() -> order(region, c, order.getKey()));
             }
         }
         List<OrderView> found = readAll(lookups);
@@ -230,6 +216,18 @@ public final class DeploymentReader {
             all.put(region, regionOrders);
         }
         return all;
+    }
+
+    /** An order as the region shows it ({@code GET /api/v1/orders/{id}}), or null if it answers 404. */
+    private OrderView order(String region, Driver.Customer c, String orderId) throws IOException, InterruptedException {
+        HttpResponse<byte[]> r = send(region, c.token(), "/api/v1/orders/" + orderId);
+        if (r.statusCode() == 404) {
+            return null;
+        }
+        if (r.statusCode() != 200) {
+            throw new IOException("GET /api/v1/orders/" + orderId + " in " + region + " answered " + r.statusCode());
+        }
+        return view(JSON.readTree(r.body()), c.id());
     }
 
     /** A customer's orders in a region, newest first, paging until one older than {@code sinceMillis}. */
