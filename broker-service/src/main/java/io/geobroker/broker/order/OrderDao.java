@@ -1,7 +1,6 @@
 package io.geobroker.broker.order;
 
 import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.ResultSet;
@@ -38,9 +37,7 @@ public class OrderDao {
             + "stop_price, triggered, status, filled_quantity, filled_notional, reserved, reject_reason, expires_at, "
             + "placed_at, updated_at";
 
-    /** Order rows of one page read concurrently (a page holds up to 500). */
-    private static final int READS_AT_ONCE = 64;
-    /** Order ids of one customer asked for in one read at most ({@link Coalescer}). */
+    /** Order ids of one customer asked for in one read at most ({@link Coalescer}, a page of a listing). */
     static final int IDS_PER_READ = 64;
 
     private final CqlSession session;
@@ -81,6 +78,15 @@ public class OrderDao {
      */
     private CompletableFuture<List<Row>> readOrders(String customerId, List<UUID> orderIds) {
         idsPerRead.record(orderIds.size());
+        return rows(customerId, orderIds);
+    }
+
+    /**
+     * The rows of the customer's orders {@code orderIds} (at most {@link #IDS_PER_READ} distinct,
+     * repeats allowed), in their order, null where there is none: one read of the customer's
+     * partition, whatever the number of ids.
+     */
+    private CompletableFuture<List<Row>> rows(String customerId, List<UUID> orderIds) {
         List<UUID> distinct = orderIds.stream().distinct().toList();
         BoundStatement read = distinct.size() == 1 ? byId.bind(customerId, distinct.get(0))
                 : byIds.bind(customerId, distinct);
@@ -109,7 +115,8 @@ public class OrderDao {
      * One page of a customer's orders, newest first, filtered by status and symbol. Filtering happens
      * within the page read from Cassandra, so a page may hold fewer than {@code pageSize} orders; the
      * list ends when the next page token is null. The customer's list holds what never changes (the
-     * symbol); the status is the order row's, read for the page's orders concurrently. An order placed
+     * symbol); the status is the order row's, read for the page's orders in reads of up to
+     * {@link #IDS_PER_READ} rows of the customer's partition each, sent at once. An order placed
      * in two regions at once has an entry from each; only the one whose {@code placed_at} its row
      * names is shown, so every region lists it once.
      */
@@ -131,16 +138,17 @@ public class OrderDao {
             ids.add(row.getUuid("order_id"));
             listedAt.add(row.getInstant("placed_at"));
         }
+        // The page's order rows in a few reads of the customer's partition (IDS_PER_READ ids each),
+        // all sent at once, instead of one read per order.
+        List<CompletableFuture<List<Row>>> reads = new ArrayList<>();
+        for (int from = 0; from < ids.size(); from += IDS_PER_READ) {
+            reads.add(rows(customerId, ids.subList(from, Math.min(ids.size(), from + IDS_PER_READ))));
+        }
         List<Order> orders = new ArrayList<>();
-        for (int from = 0; from < ids.size(); from += READS_AT_ONCE) {
-            List<CompletableFuture<? extends AsyncResultSet>> reads = new ArrayList<>();
-            List<UUID> chunk = ids.subList(from, Math.min(ids.size(), from + READS_AT_ONCE));
-            for (UUID id : chunk) {
-                reads.add(session.executeAsync(requestRead(byId.bind(customerId, id))).toCompletableFuture());
-            }
-            for (int i = 0; i < chunk.size(); i++) {
-                Row row = joined(reads.get(i)).one();
-                Instant entry = listedAt.get(from + i);
+        int i = 0;
+        for (CompletableFuture<List<Row>> read : reads) {
+            for (Row row : joined(read)) {
+                Instant entry = listedAt.get(i++);
                 Optional<Order> order = Optional.ofNullable(row).filter(OrderDao::complete).map(OrderDao::map)
                         .filter(o -> o.placedAt().equals(entry));
                 order.filter(o -> status == null || o.status() == status).ifPresent(orders::add);

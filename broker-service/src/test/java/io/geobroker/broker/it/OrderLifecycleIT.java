@@ -254,6 +254,57 @@ class OrderLifecycleIT {
         return page.body().path("items").findValuesAsText("orderId");
     }
 
+    /**
+     * A listing reads a page's order rows a read of {@code OrderDao.IDS_PER_READ} (64) rows at a
+     * time: more orders than that, in one page and across pages, each listed once, newest first,
+     * with its own row's status, and filters applied to the right rows.
+     */
+    @Test
+    void lists_more_orders_than_one_read_holds_once_each_newest_first() {
+        String kim = customer();
+        int n = 150;
+        java.util.ArrayList<String> placed = new java.util.ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            String symbol = i % 3 == 0 ? "NFLX" : "ORCL";
+            placed.add(placeGtc(kim, "many-" + i, symbol, "BUY", "LIMIT", 1, "limitPrice", 1_000 + i));
+        }
+        String cancelled = placed.get(70);
+        assertThat(api.cancel(kim, cancelled).status()).isEqualTo(200);
+        List<String> newestFirst = new java.util.ArrayList<>(placed);
+        java.util.Collections.reverse(newestFirst);
+
+        BrokerApi.Response all = api.get(kim, "/api/v1/orders?pageSize=500");
+        assertThat(all.status()).as("%s", all.body()).isEqualTo(200);
+        assertThat(all.body().path("items").findValuesAsText("orderId")).containsExactlyElementsOf(newestFirst);
+        assertThat(all.body().path("items").findValuesAsText("limitPrice"))
+                .as("each item is its own order's row").containsExactlyElementsOf(
+                        java.util.stream.IntStream.iterate(n - 1, i -> i >= 0, i -> i - 1)
+                                .mapToObj(i -> Long.toString(1_000 + i)).toList());
+
+        List<String> paged = new java.util.ArrayList<>();
+        String token = null;
+        for (int pages = 0; pages < 10; pages++) {
+            BrokerApi.Response page = api.get(kim, "/api/v1/orders?pageSize=70"
+                    + (token == null ? "" : "&pageToken=" + token));
+            assertThat(page.status()).as("%s", page.body()).isEqualTo(200);
+            paged.addAll(page.body().path("items").findValuesAsText("orderId"));
+            token = page.body().path("nextPageToken").isMissingNode() || page.body().path("nextPageToken").isNull()
+                    ? null : page.body().path("nextPageToken").asText();
+            if (token == null) {
+                break;
+            }
+        }
+        assertThat(token).as("the list ended within ten pages").isNull();
+        assertThat(paged).containsExactlyElementsOf(newestFirst);
+
+        BrokerApi.Response ended = api.get(kim, "/api/v1/orders?pageSize=500&status=CANCELLED");
+        assertThat(ended.body().path("items").findValuesAsText("orderId")).containsExactly(cancelled);
+        assertThat(ended.body().path("items").get(0).path("status").asText()).isEqualTo("CANCELLED");
+        BrokerApi.Response nflx = api.get(kim, "/api/v1/orders?pageSize=500&symbol=NFLX&status=OPEN");
+        assertThat(nflx.body().path("items").findValuesAsText("orderId")).containsExactlyElementsOf(
+                newestFirst.stream().filter(id -> placed.indexOf(id) % 3 == 0 && !id.equals(cancelled)).toList());
+    }
+
     @Test
     void all_or_none_never_fills_partially() {
         String hal = customer();
