@@ -140,23 +140,38 @@ final class EngineStore {
     private void symbol(PreparedStatement statement, Coalesce.Shape shape) {
         String cql = statement.getQuery();
         symbolShapes.put(cql, shape);
-        boolean first = !cql.startsWith("INSERT");
-        timestamped.put(cql, new Timestamped(session.prepare(withTimestamp(cql)), first));
+        timestamped.put(cql, new Timestamped(session.prepare(withTimestamp(cql)), timestampFirst(cql)));
     }
 
     /**
      * The statement with its own write timestamp as a bound value ({@code USING TIMESTAMP ?}): last
-     * in an INSERT, first in a DELETE (before its WHERE clause).
+     * in an INSERT, first in a DELETE (before its WHERE clause) and in an UPDATE (before its SET).
      */
     static String withTimestamp(String cql) {
         if (cql.startsWith("INSERT")) {
+            if (cql.contains(" USING ") || cql.contains(" IF NOT EXISTS")) {
+                throw new IllegalArgumentException("an INSERT with USING or IF NOT EXISTS: " + cql);
+            }
             return cql + " USING TIMESTAMP ?";
         }
+        if (cql.startsWith("UPDATE ")) {
+            int set = cql.indexOf(" SET ");
+            if (set < 0 || cql.substring(0, set).contains(" USING ") || cql.contains(" IF ")) {
+                throw new IllegalArgumentException("not a plain UPDATE ... SET: " + cql);
+            }
+            return cql.substring(0, set) + " USING TIMESTAMP ?" + cql.substring(set);
+        }
         int where = cql.indexOf(" WHERE ");
-        if (!cql.startsWith("DELETE FROM ") || where < 0) {
-            throw new IllegalArgumentException("not an INSERT or a DELETE with a WHERE clause: " + cql);
+        if (!cql.startsWith("DELETE FROM ") || where < 0 || cql.substring(0, where).contains(" USING ")
+                || cql.contains(" IF ")) {
+            throw new IllegalArgumentException("not an INSERT, an UPDATE or a DELETE with a WHERE clause: " + cql);
         }
         return cql.substring(0, where) + " USING TIMESTAMP ?" + cql.substring(where);
+    }
+
+    /** Whether {@link #withTimestamp}'s marker is the statement's first bound value (else its last). */
+    static boolean timestampFirst(String cql) {
+        return !cql.startsWith("INSERT");
     }
 
     /** Whether the statement writes a row only the engine reads (symbol_state, symbol_orders, symbol_fills). */

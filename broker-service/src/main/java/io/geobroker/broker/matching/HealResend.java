@@ -5,6 +5,8 @@ import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BatchType;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.metadata.Node;
 import com.datastax.oss.driver.api.core.metadata.NodeState;
 import io.geobroker.broker.config.BrokerProperties;
@@ -20,13 +22,12 @@ import org.springframework.stereotype.Component;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
@@ -48,7 +49,9 @@ import java.util.concurrent.TimeUnit;
  * write timestamps on a thread of their own: the latest until every DC acknowledged it
  * (EACH_QUORUM), which tells that Cassandra's connection to them carries messages again, then the
  * others, including those written until then, at EACH_QUORUM too (so a LOCAL_QUORUM read in any DC
- * sees them), what was not acknowledged again a few times.
+ * sees them), what was not acknowledged again a few times. The others are not written batch by
+ * batch but partition by partition, each statement at its own group's timestamp ({@link ResendPlan}):
+ * a few dozen mutations for the replicas to apply instead of thousands.
  * That is safe because every engine write carries absolute values at its group's timestamp: a row
  * written again is written identically, and anything written later (a later group, a deletion) has
  * a later timestamp and still wins. A peer broker that restarts is refused, not timed out, so it is
@@ -62,7 +65,8 @@ public class HealResend implements SmartLifecycle {
     static final int MISSES_FOR_A_CUT = 2;
     /**
      * Batches written again at a time (each waits for a quorum in every DC: a WAN round trip). At
-     * three nodes per DC after a 20 s cut, 256 wrote ~1,000 batches in 3.0-5.2 s where 64 took 5.8-9.4 s.
+     * three nodes per DC after a 20 s cut, 256 wrote ~1,000 engine batches one by one in 3.0-5.2 s
+     * where 64 took 5.8-9.4 s; partition by partition they are a few dozen.
      */
     private static final int IN_FLIGHT = 256;
     /**
@@ -81,6 +85,25 @@ public class HealResend implements SmartLifecycle {
     private final BrokerProperties.CrossRegion config;
     private final RecentWrites<BoundStatement> recent;
     private final Counter resentBatches;
+    /** Each kept statement's form with its own write timestamp, by the CQL it was prepared from. */
+    private final Map<String, PreparedStatement> timestamped = new ConcurrentHashMap<>();
+    private final ResendPlan<BoundStatement> plan = new ResendPlan<>(new ResendPlan.Form<>() {
+        @Override
+        public BoundStatement at(BoundStatement statement, long timestampMicros) {
+            return withOwnTimestamp(statement, timestampMicros);
+        }
+
+        @Override
+        public Object partition(BoundStatement statement) {
+            ByteBuffer key = statement.getRoutingKey();
+            return key != null ? key : statement;
+        }
+
+        @Override
+        public long bytes(BoundStatement statement) {
+            return bytesHeld(List.of(statement));
+        }
+    }, BatchWriter.SPLIT_BATCH_BYTES);
     private final Map<String, Integer> misses = new HashMap<>();
     private ScheduledExecutorService timer;
     private volatile boolean running;
@@ -288,37 +311,97 @@ public class HealResend implements SmartLifecycle {
                 pending.add(e);
             }
         }
+        prepareTimestamped(pending);
+        List<ResendPlan.Batch<BoundStatement>> planned = plan.batches(pending);
+        int coalesced = planned.size();
         int rounds = 0;
         long roundsDeadline = System.nanoTime() + PROBE_DEADLINE.toNanos();
-        while (!pending.isEmpty() && rounds < RESEND_ROUNDS && running && System.nanoTime() < roundsDeadline) {
+        while (!planned.isEmpty() && rounds < RESEND_ROUNDS && running && System.nanoTime() < roundsDeadline) {
             if (rounds++ > 0) {
                 Thread.sleep(PROBE_RETRY.toMillis());
             }
-            pending = writeAgain(pending);
+            planned = writeAgain(planned);
         }
         log.info("link to the other regions back after {} ms ({}): the other DCs acknowledged a write after {} ms "
-                        + "({} attempts); wrote again {} batches ({} statements, {} bytes) in {} ms, {} round(s){}",
-                cutMillis, cutReason, flowingNanos / 1_000_000, attempts, batches.size(), statements, bytes,
+                        + "({} attempts); wrote again {} batches ({} statements, {} bytes) as {} partition batches in {} ms, "
+                        + "{} round(s){}",
+                cutMillis, cutReason, flowingNanos / 1_000_000, attempts, batches.size(), statements, bytes, coalesced,
                 (System.nanoTime() - start) / 1_000_000, rounds,
-                pending.isEmpty() ? "" : "; " + pending.size() + " not acknowledged, left to Cassandra's hints");
+                planned.isEmpty() ? "" : "; " + planned.size() + " not acknowledged, left to Cassandra's hints");
+    }
+
+    /**
+     * The statement with {@code timestampMicros} as its own write timestamp ({@code USING TIMESTAMP
+     * ?}, unset values left unset), itself if it already carries one, or null if its form cannot carry
+     * one or is not prepared ({@link #prepareTimestamped}).
+     */
+    private BoundStatement withOwnTimestamp(BoundStatement s, long timestampMicros) {
+        String cql = s.getPreparedStatement().getQuery();
+        if (cql.contains(" USING TIMESTAMP ")) {
+            return s;
+        }
+        PreparedStatement p = timestamped.get(cql);
+        if (p == null) {
+            return null;
+        }
+        boolean first = EngineStore.timestampFirst(cql);
+        BoundStatementBuilder b = p.boundStatementBuilder();
+        int shift = first ? 1 : 0;
+        for (int i = 0; i < s.size(); i++) {
+            if (s.isSet(i)) {
+                b.setBytesUnsafe(i + shift, s.getBytesUnsafe(i));
+            }
+        }
+        b.setLong(first ? 0 : s.size(), timestampMicros);
+        return b.build();
+    }
+
+    /**
+     * Prepares, all at once, the timestamped forms of the kept statements not prepared yet (a few
+     * statement shapes; prepared once per broker). A form that cannot be made or prepared stays
+     * missing: its batches are written as they were.
+     */
+    private void prepareTimestamped(List<RecentWrites.Entry<BoundStatement>> entries) {
+        Map<String, CompletableFuture<PreparedStatement>> preparing = new HashMap<>();
+        for (RecentWrites.Entry<BoundStatement> e : entries) {
+            for (BoundStatement s : e.statements()) {
+                String cql = s.getPreparedStatement().getQuery();
+                if (timestamped.containsKey(cql) || preparing.containsKey(cql) || cql.contains(" USING TIMESTAMP ")) {
+                    continue;
+                }
+                try {
+                    preparing.put(cql, session.prepareAsync(EngineStore.withTimestamp(cql)).toCompletableFuture());
+                } catch (IllegalArgumentException notPlain) {
+                    preparing.put(cql, CompletableFuture.failedFuture(notPlain));
+                }
+            }
+        }
+        for (Map.Entry<String, CompletableFuture<PreparedStatement>> p : preparing.entrySet()) {
+            try {
+                timestamped.put(p.getKey(), p.getValue().join());
+            } catch (RuntimeException e) {
+                log.debug("{} is written again as it was: {}", p.getKey(), e.toString());
+            }
+        }
     }
 
     /**
      * Writes the batches at EACH_QUORUM, {@link #IN_FLIGHT} at a time, and returns those not
-     * acknowledged. A quorum in every DC, not one replica anywhere: at three nodes per DC a
-     * coordinator still taking a node of the other DC for down hints its write there instead of
+     * acknowledged, in their order. A quorum in every DC, not one replica anywhere: at three nodes per
+     * DC a coordinator still taking a node of the other DC for down hints its write there instead of
      * sending it, and a LOCAL_QUORUM read in that DC may then ask the two replicas without it.
      */
-    private List<RecentWrites.Entry<BoundStatement>> writeAgain(List<RecentWrites.Entry<BoundStatement>> batches)
+    private List<ResendPlan.Batch<BoundStatement>> writeAgain(List<ResendPlan.Batch<BoundStatement>> batches)
             throws InterruptedException {
         Semaphore slots = new Semaphore(IN_FLIGHT);
-        List<RecentWrites.Entry<BoundStatement>> failed = Collections.synchronizedList(new ArrayList<>());
-        for (RecentWrites.Entry<BoundStatement> e : batches) {
+        boolean[] failed = new boolean[batches.size()];
+        for (int i = 0; i < batches.size(); i++) {
+            int index = i;
             slots.acquire();
-            CompletionStage<?> written = session.executeAsync(batch(e, DefaultConsistencyLevel.EACH_QUORUM));
+            CompletionStage<?> written = session.executeAsync(batch(batches.get(i), DefaultConsistencyLevel.EACH_QUORUM));
             written.whenComplete((rs, error) -> {
                 if (error != null) {
-                    failed.add(e);
+                    failed[index] = true;
                 } else {
                     resentBatches.increment();
                 }
@@ -326,17 +409,25 @@ public class HealResend implements SmartLifecycle {
             });
         }
         slots.acquire(IN_FLIGHT);
-        List<RecentWrites.Entry<BoundStatement>> again = new ArrayList<>(failed);
-        again.sort(Comparator.comparingLong(RecentWrites.Entry::writtenMillis));
+        List<ResendPlan.Batch<BoundStatement>> again = new ArrayList<>();
+        for (int i = 0; i < batches.size(); i++) {
+            if (failed[i]) {
+                again.add(batches.get(i));
+            }
+        }
         return again;
     }
 
-    private static BatchStatement batch(RecentWrites.Entry<BoundStatement> e, DefaultConsistencyLevel consistency) {
-        return BatchStatement.newInstance(BatchType.UNLOGGED)
-                .addAll(e.statements())
+    private static BatchStatement batch(ResendPlan.Batch<BoundStatement> b, DefaultConsistencyLevel consistency) {
+        BatchStatement batch = BatchStatement.newInstance(BatchType.UNLOGGED)
+                .addAll(b.statements())
                 .setConsistencyLevel(consistency)
-                .setQueryTimestamp(e.timestampMicros())
                 .setIdempotent(true);
+        return b.ownTimestamps() ? batch : batch.setQueryTimestamp(b.timestampMicros());
+    }
+
+    private static BatchStatement batch(RecentWrites.Entry<BoundStatement> e, DefaultConsistencyLevel consistency) {
+        return batch(new ResendPlan.Batch<>(e.statements(), e.timestampMicros(), false), consistency);
     }
 
     @Override

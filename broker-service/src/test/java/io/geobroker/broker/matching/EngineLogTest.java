@@ -56,12 +56,20 @@ class EngineLogTest {
     }
 
     @Test
-    void statements_get_their_own_timestamp_marker_first_in_a_delete_and_last_in_an_insert() {
+    void statements_get_their_own_timestamp_marker_first_in_a_delete_or_update_and_last_in_an_insert() {
         assertThat(EngineStore.withTimestamp("INSERT INTO t (a, b) VALUES (?, ?)"))
                 .isEqualTo("INSERT INTO t (a, b) VALUES (?, ?) USING TIMESTAMP ?");
+        assertThat(EngineStore.timestampFirst("INSERT INTO t (a, b) VALUES (?, ?)")).isFalse();
         assertThat(EngineStore.withTimestamp("DELETE FROM t WHERE a = ? AND b < ?"))
                 .isEqualTo("DELETE FROM t USING TIMESTAMP ? WHERE a = ? AND b < ?");
-        assertThatThrownBy(() -> EngineStore.withTimestamp("UPDATE t SET a = ? WHERE b = ?"))
-                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(EngineStore.withTimestamp("UPDATE t SET a = ?, b = ? WHERE c = ?"))
+                .isEqualTo("UPDATE t USING TIMESTAMP ? SET a = ?, b = ? WHERE c = ?");
+        assertThat(EngineStore.timestampFirst("UPDATE t SET a = ? WHERE c = ?")).isTrue();
+        for (String cannot : List.of("SELECT a FROM t WHERE b = ?", "INSERT INTO t (a) VALUES (?) IF NOT EXISTS",
+                "INSERT INTO t (a) VALUES (?) USING TTL 10", "UPDATE t SET a = ? WHERE b = ? IF a = ?",
+                "UPDATE t USING TTL 5 SET a = ? WHERE b = ?", "DELETE FROM t USING TIMESTAMP 1 WHERE a = ?")) {
+            assertThatThrownBy(() -> EngineStore.withTimestamp(cannot)).as(cannot)
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
     }
 }
