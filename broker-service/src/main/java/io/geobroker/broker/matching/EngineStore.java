@@ -6,7 +6,6 @@ import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BatchType;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
-import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import io.geobroker.broker.order.Order;
@@ -201,15 +200,7 @@ final class EngineStore {
     /** The symbol statement with {@code timestampMicros} as its own write timestamp (unset values stay unset). */
     BoundStatement at(BoundStatement s, long timestampMicros) {
         Timestamped t = timestamped.get(s.getPreparedStatement().getQuery());
-        BoundStatementBuilder b = t.statement().boundStatementBuilder();
-        int shift = t.first() ? 1 : 0;
-        for (int i = 0; i < s.size(); i++) {
-            if (s.isSet(i)) {
-                b.setBytesUnsafe(i + shift, s.getBytesUnsafe(i));
-            }
-        }
-        b.setLong(t.first() ? 0 : s.size(), timestampMicros);
-        return b.build();
+        return TimestampedForms.bind(s, t.statement(), t.first(), timestampMicros);
     }
 
     // ---- reads

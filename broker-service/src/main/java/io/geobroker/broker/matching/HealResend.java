@@ -5,8 +5,6 @@ import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BatchType;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
-import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
-import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.metadata.Node;
 import com.datastax.oss.driver.api.core.metadata.NodeState;
 import io.geobroker.broker.config.BrokerProperties;
@@ -27,7 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
@@ -85,12 +82,12 @@ public class HealResend implements SmartLifecycle {
     private final BrokerProperties.CrossRegion config;
     private final RecentWrites<BoundStatement> recent;
     private final Counter resentBatches;
-    /** Each kept statement's form with its own write timestamp, by the CQL it was prepared from. */
-    private final Map<String, PreparedStatement> timestamped = new ConcurrentHashMap<>();
+    /** Each kept statement's form with its own write timestamp. */
+    private final TimestampedForms forms;
     private final ResendPlan<BoundStatement> plan = new ResendPlan<>(new ResendPlan.Form<>() {
         @Override
         public BoundStatement at(BoundStatement statement, long timestampMicros) {
-            return withOwnTimestamp(statement, timestampMicros);
+            return forms.at(statement, timestampMicros);
         }
 
         @Override
@@ -103,6 +100,16 @@ public class HealResend implements SmartLifecycle {
         public long bytes(BoundStatement statement) {
             return bytesHeld(List.of(statement));
         }
+
+        @Override
+        public Object row(BoundStatement statement) {
+            return forms.row(statement);
+        }
+
+        @Override
+        public long cells(BoundStatement statement) {
+            return forms.cells(statement);
+        }
     }, BatchWriter.SPLIT_BATCH_BYTES);
     private final Map<String, Integer> misses = new HashMap<>();
     private ScheduledExecutorService timer;
@@ -114,6 +121,7 @@ public class HealResend implements SmartLifecycle {
     public HealResend(CqlSession session, PeerClient peers, Topology topology, Topology.RegionEndpoints localRegion,
                       BrokerProperties properties, MeterRegistry meters) {
         this.session = session;
+        this.forms = new TimestampedForms(session);
         this.peers = peers;
         this.config = properties.crossRegion();
         this.localDataCenter = CassandraConfiguration.dataRegion(topology, localRegion,
@@ -311,7 +319,7 @@ public class HealResend implements SmartLifecycle {
                 pending.add(e);
             }
         }
-        prepareTimestamped(pending);
+        forms.prepare(pending.stream().flatMap(e -> e.statements().stream()).toList());
         List<ResendPlan.Batch<BoundStatement>> planned = plan.batches(pending);
         int coalesced = planned.size();
         int rounds = 0;
@@ -328,61 +336,6 @@ public class HealResend implements SmartLifecycle {
                 cutMillis, cutReason, flowingNanos / 1_000_000, attempts, batches.size(), statements, bytes, coalesced,
                 (System.nanoTime() - start) / 1_000_000, rounds,
                 planned.isEmpty() ? "" : "; " + planned.size() + " not acknowledged, left to Cassandra's hints");
-    }
-
-    /**
-     * The statement with {@code timestampMicros} as its own write timestamp ({@code USING TIMESTAMP
-     * ?}, unset values left unset), itself if it already carries one, or null if its form cannot carry
-     * one or is not prepared ({@link #prepareTimestamped}).
-     */
-    private BoundStatement withOwnTimestamp(BoundStatement s, long timestampMicros) {
-        String cql = s.getPreparedStatement().getQuery();
-        if (cql.contains(" USING TIMESTAMP ")) {
-            return s;
-        }
-        PreparedStatement p = timestamped.get(cql);
-        if (p == null) {
-            return null;
-        }
-        boolean first = EngineStore.timestampFirst(cql);
-        BoundStatementBuilder b = p.boundStatementBuilder();
-        int shift = first ? 1 : 0;
-        for (int i = 0; i < s.size(); i++) {
-            if (s.isSet(i)) {
-                b.setBytesUnsafe(i + shift, s.getBytesUnsafe(i));
-            }
-        }
-        b.setLong(first ? 0 : s.size(), timestampMicros);
-        return b.build();
-    }
-
-    /**
-     * Prepares, all at once, the timestamped forms of the kept statements not prepared yet (a few
-     * statement shapes; prepared once per broker). A form that cannot be made or prepared stays
-     * missing: its batches are written as they were.
-     */
-    private void prepareTimestamped(List<RecentWrites.Entry<BoundStatement>> entries) {
-        Map<String, CompletableFuture<PreparedStatement>> preparing = new HashMap<>();
-        for (RecentWrites.Entry<BoundStatement> e : entries) {
-            for (BoundStatement s : e.statements()) {
-                String cql = s.getPreparedStatement().getQuery();
-                if (timestamped.containsKey(cql) || preparing.containsKey(cql) || cql.contains(" USING TIMESTAMP ")) {
-                    continue;
-                }
-                try {
-                    preparing.put(cql, session.prepareAsync(EngineStore.withTimestamp(cql)).toCompletableFuture());
-                } catch (IllegalArgumentException notPlain) {
-                    preparing.put(cql, CompletableFuture.failedFuture(notPlain));
-                }
-            }
-        }
-        for (Map.Entry<String, CompletableFuture<PreparedStatement>> p : preparing.entrySet()) {
-            try {
-                timestamped.put(p.getKey(), p.getValue().join());
-            } catch (RuntimeException e) {
-                log.debug("{} is written again as it was: {}", p.getKey(), e.toString());
-            }
-        }
     }
 
     /**

@@ -1,9 +1,13 @@
 package io.geobroker.broker.matching;
 
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * How the batches kept during a cut ({@link RecentWrites}) are written again once the link is back:
@@ -14,7 +18,8 @@ import java.util.Map;
  * share one batch as long as each carries its own timestamp ({@code USING TIMESTAMP ?}): Cassandra
  * then keeps, cell by cell, what it would have kept had the groups been written again one by one. So
  * each partition's statements become one unlogged batch (one mutation), cut where it would pass
- * {@code maxBytes}: a few dozen batches instead of a thousand.
+ * {@code maxBytes}: a few dozen batches instead of a thousand. A statement whose every cell a later
+ * statement of the same form and row writes again is left out: it would change nothing.
  *
  * <p>The entries marked {@code first} (an order's rows for another region's symbol, which the home
  * region waits for) keep their place: their partitions' batches come before the others'. An entry
@@ -36,6 +41,16 @@ final class ResendPlan<S> {
 
         /** About what the statement weighs in a batch. */
         long bytes(S statement);
+
+        /**
+         * The row the statement writes, as far as a later statement of the same form writing the
+         * same cells makes it needless (its form and primary key), or null where that cannot be
+         * told (a deletion, a statement with its own timestamp): such statements are always written.
+         */
+        Object row(S statement);
+
+        /** The cells the statement writes in its {@link #row}, one bit each (64 at most). */
+        long cells(S statement);
     }
 
     /**
@@ -72,9 +87,15 @@ final class ResendPlan<S> {
     private void coalesce(List<RecentWrites.Entry<S>> entries, List<Batch<S>> out) {
         Map<Object, List<S>> byPartition = new LinkedHashMap<>();
         List<Batch<S>> asWritten = new ArrayList<>();
-        for (RecentWrites.Entry<S> e : entries) {
+        Set<Long> overwritten = overwritten(entries);
+        for (int entry = 0; entry < entries.size(); entry++) {
+            RecentWrites.Entry<S> e = entries.get(entry);
             List<S> timestamped = new ArrayList<>(e.statements().size());
-            for (S s : e.statements()) {
+            for (int index = 0; index < e.statements().size(); index++) {
+                S s = e.statements().get(index);
+                if (overwritten.contains(position(entry, index))) {
+                    continue;
+                }
                 S t = form.at(s, e.timestampMicros());
                 if (t == null) {
                     timestamped = null;
@@ -108,5 +129,58 @@ final class ResendPlan<S> {
             }
         }
         out.addAll(asWritten);
+    }
+
+    /**
+     * Where the statements are whose every cell a statement of the same row with a later timestamp
+     * writes again ({@link #position}): written again they would change nothing, since Cassandra
+     * keeps, cell by cell, the write with the latest timestamp (a cut's groups rewrite the same cash,
+     * holdings and order rows over and over). Compared within {@code entries} only.
+     */
+    private Set<Long> overwritten(List<RecentWrites.Entry<S>> entries) {
+        record Write(long position, long timestamp, long cells) {
+        }
+        Map<Object, List<Write>> byRow = new HashMap<>();
+        for (int entry = 0; entry < entries.size(); entry++) {
+            RecentWrites.Entry<S> e = entries.get(entry);
+            for (int index = 0; index < e.statements().size(); index++) {
+                S s = e.statements().get(index);
+                Object row = form.row(s);
+                if (row != null) {
+                    byRow.computeIfAbsent(row, r -> new ArrayList<>())
+                            .add(new Write(position(entry, index), e.timestampMicros(), form.cells(s)));
+                }
+            }
+        }
+        Set<Long> overwritten = new HashSet<>();
+        for (List<Write> writes : byRow.values()) {
+            if (writes.size() < 2) {
+                continue;
+            }
+            writes.sort(Comparator.comparingLong(Write::timestamp).reversed());
+            long later = 0;
+            int i = 0;
+            while (i < writes.size()) {
+                // the writes of one timestamp are judged against the later ones only
+                int j = i;
+                long atThisTimestamp = 0;
+                while (j < writes.size() && writes.get(j).timestamp() == writes.get(i).timestamp()) {
+                    Write w = writes.get(j);
+                    if ((later & w.cells()) == w.cells()) {
+                        overwritten.add(w.position());
+                    }
+                    atThisTimestamp |= w.cells();
+                    j++;
+                }
+                later |= atThisTimestamp;
+                i = j;
+            }
+        }
+        return overwritten;
+    }
+
+    /** A statement's place: its entry's index and its own within the entry. */
+    private static long position(int entry, int index) {
+        return ((long) entry << 32) | index;
     }
 }

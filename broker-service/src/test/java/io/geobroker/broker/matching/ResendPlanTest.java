@@ -10,8 +10,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ResendPlanTest {
 
     /**
-     * Statements as "partition:what"; one that starts with "lwt" cannot carry its own timestamp, and
-     * the timestamped form is "partition:what@timestamp". A statement weighs its length.
+     * Statements as "partition:what" or "partition:row:cells"; one with "lwt" after the first colon
+     * cannot carry its own timestamp, and the timestamped form is the statement with "@timestamp". A
+     * statement weighs its length.
      */
     private static final ResendPlan.Form<String> FORM = new ResendPlan.Form<>() {
         @Override
@@ -27,6 +28,24 @@ class ResendPlanTest {
         @Override
         public long bytes(String statement) {
             return statement.length();
+        }
+
+        /** "partition:row:cells" names its row; "partition:what" none. */
+        @Override
+        public Object row(String statement) {
+            String[] parts = statement.split(":");
+            return parts.length == 3 ? parts[0] + ":" + parts[1] : null;
+        }
+
+        /** The letters after the second colon, a bit each. */
+        @Override
+        public long cells(String statement) {
+            String[] parts = statement.split(":");
+            long cells = 0;
+            for (char c : parts.length == 3 ? parts[2].toCharArray() : new char[0]) {
+                cells |= 1L << (c - 'a');
+            }
+            return cells;
         }
     };
 
@@ -110,5 +129,34 @@ class ResendPlanTest {
     void nothing_kept_is_nothing_to_write() {
         assertThat(new ResendPlan<>(FORM, 10).batches(List.of())).isEmpty();
         assertThatThrownBy(() -> new ResendPlan<>(FORM, 0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void a_statement_whose_every_cell_a_later_one_of_its_row_writes_again_is_left_out() {
+        List<ResendPlan.Batch<String>> batches = new ResendPlan<>(FORM, 1 << 20).batches(List.of(
+                entry(1, false, "alice:cash:ab", "alice:order:abc"),
+                entry(2, false, "alice:cash:ab", "alice:order:a"),
+                entry(3, false, "alice:cash:a", "alice:order:bc")));
+
+        assertThat(statements(batches)).as("cash@1 is overwritten by cash@2; order@1 by order@2 and order@3 together")
+                .containsExactly(List.of("alice:cash:ab@2", "alice:order:a@2", "alice:cash:a@3", "alice:order:bc@3"));
+    }
+
+    @Test
+    void writes_of_one_timestamp_do_not_overwrite_each_other_and_rows_without_a_name_are_always_written() {
+        List<ResendPlan.Batch<String>> batches = new ResendPlan<>(FORM, 1 << 20).batches(List.of(
+                entry(5, false, "p:row:a", "p:row:a", "p:delete"),
+                entry(6, false, "p:delete")));
+
+        assertThat(statements(batches)).containsExactly(List.of("p:row:a@5", "p:row:a@5", "p:delete@5", "p:delete@6"));
+    }
+
+    @Test
+    void a_later_write_marked_otherwise_does_not_make_an_earlier_one_needless() {
+        // the entries marked first go ahead of the others: an overwrite is judged within each kind
+        List<ResendPlan.Batch<String>> batches = new ResendPlan<>(FORM, 1 << 20).batches(List.of(
+                entry(1, true, "alice:pending:ab"), entry(2, false, "alice:pending:ab")));
+
+        assertThat(statements(batches)).containsExactly(List.of("alice:pending:ab@1"), List.of("alice:pending:ab@2"));
     }
 }
