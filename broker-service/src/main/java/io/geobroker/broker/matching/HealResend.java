@@ -116,6 +116,7 @@ public class HealResend implements SmartLifecycle {
     private volatile boolean running;
     private volatile long cutSinceMillis = -1;
     private volatile long lastHealMillis = -1;
+    private volatile long lastCutSinceMillis = -1;
     private String cutReason = "";
 
     public HealResend(CqlSession session, PeerClient peers, Topology topology, Topology.RegionEndpoints localRegion,
@@ -172,6 +173,14 @@ public class HealResend implements SmartLifecycle {
         return lastHealMillis;
     }
 
+    /**
+     * When the cut that {@link #lastHealMillis} ended began, as noticed (System.currentTimeMillis()),
+     * or -1: the writes kept for the resend go back {@code resendWindow} before it.
+     */
+    public long lastCutSinceMillis() {
+        return lastCutSinceMillis;
+    }
+
     @Override
     public void start() {
         running = true;
@@ -217,6 +226,7 @@ public class HealResend implements SmartLifecycle {
             } else if (!cut && cutSinceMillis >= 0) {
                 long since = cutSinceMillis;
                 cutSinceMillis = -1;
+                lastCutSinceMillis = since;
                 lastHealMillis = now;
                 resend(now - since);
             }

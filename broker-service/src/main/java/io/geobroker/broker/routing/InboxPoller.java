@@ -4,6 +4,7 @@ import io.geobroker.broker.config.BrokerProperties;
 import io.geobroker.broker.matching.Engine;
 import io.geobroker.broker.matching.HealResend;
 import io.geobroker.broker.order.Order;
+import io.geobroker.broker.order.OrderDao;
 import io.geobroker.domain.Region;
 import io.geobroker.domain.Topology;
 import org.slf4j.Logger;
@@ -15,9 +16,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -61,7 +63,13 @@ public class InboxPoller implements SmartLifecycle {
      * three nodes per DC), and their announcements are too old to be taken.
      */
     static final long HEAL_SWEEPS_MILLIS = 60_000;
-    static final long HEAL_SWEEP_INTERVAL_MILLIS = 2_000;
+    /**
+     * How often the inbox is swept while a heal's sweeps last. Such a sweep reads only the minutes
+     * from the cut's kept writes on ({@link HealResend#lastCutSinceMillis}, less the resend window),
+     * not the whole sweep window, and the order rows of each customer in a few reads, so it is cheap
+     * enough to run every half second (every 2 s it was the last wait of a heal at three nodes per DC).
+     */
+    static final long HEAL_SWEEP_INTERVAL_MILLIS = 500;
 
     /** An announced order as the placing region stored it, with the write time of its rows. */
     private record Announced(OrderInbox.Entry entry, Order order, long writeMicros) {
@@ -87,6 +95,8 @@ public class InboxPoller implements SmartLifecycle {
     private long nextTailMillis;
     private long healSeenMillis = -1;
     private long healSweepsUntilMillis = -1;
+    private long healSweepFromMillis;
+    private long nextHealSweepMillis = Long.MAX_VALUE;
 
     public InboxPoller(OrderInbox inbox, Engine engine, HealResend healResend, Region region, Topology topology,
                        BrokerProperties properties) {
@@ -121,11 +131,17 @@ public class InboxPoller implements SmartLifecycle {
                     if (healed > healSeenMillis) {
                         healSeenMillis = healed;
                         healSweepsUntilMillis = healed + HEAL_SWEEPS_MILLIS;
-                        nextSweepMillis = Math.min(nextSweepMillis, now + HEAL_SWEEP_INTERVAL_MILLIS);
+                        healSweepFromMillis = healSweepFrom(healResend.lastCutSinceMillis(), healed,
+                                config.resendWindow().toMillis() + config.inboxTailMargin().toMillis());
+                        nextHealSweepMillis = now;
                     }
                     if (now >= nextSweepMillis) {
                         sweep(now);
-                        nextSweepMillis = nextSweep(now, healSweepsUntilMillis, config.inboxSweepInterval().toMillis());
+                        nextSweepMillis = now + config.inboxSweepInterval().toMillis();
+                    }
+                    if (now >= nextHealSweepMillis) {
+                        take(now, Math.max(healSweepFromMillis, now - config.inboxSweepWindow().toMillis()));
+                        nextHealSweepMillis = nextHealSweep(now, healSweepsUntilMillis);
                     }
                     if (now >= nextTailMillis) {
                         tail(now);
@@ -154,7 +170,7 @@ public class InboxPoller implements SmartLifecycle {
 
     /** Waits for announcements until the next tail or sweep is due, and hands them to the engine. */
     private void awaitAnnouncements() throws InterruptedException {
-        long due = Math.min(nextTailMillis, nextSweepMillis);
+        long due = Math.min(nextTailMillis, Math.min(nextSweepMillis, nextHealSweepMillis));
         Announced first = announced.poll(Math.max(0, due - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
         if (first == null) {
             return;
@@ -172,9 +188,18 @@ public class InboxPoller implements SmartLifecycle {
         }
     }
 
-    /** When the sweep after one at {@code now} is due: soon while a heal's sweeps last, else after the interval. */
-    static long nextSweep(long now, long healSweepsUntilMillis, long intervalMillis) {
-        return now + (now < healSweepsUntilMillis ? Math.min(HEAL_SWEEP_INTERVAL_MILLIS, intervalMillis) : intervalMillis);
+    /** When the heal sweep after one at {@code now} is due: soon while a heal's sweeps last, else never. */
+    static long nextHealSweep(long now, long healSweepsUntilMillis) {
+        return now + HEAL_SWEEP_INTERVAL_MILLIS < healSweepsUntilMillis ? now + HEAL_SWEEP_INTERVAL_MILLIS : Long.MAX_VALUE;
+    }
+
+    /**
+     * Where a heal's sweeps start: {@code marginMillis} before the cut was noticed (the placing brokers
+     * write again what they wrote from their resend window before it), or at the heal less the
+     * margin when the cut's start is not known.
+     */
+    static long healSweepFrom(long cutSinceMillis, long healedMillis, long marginMillis) {
+        return (cutSinceMillis >= 0 && cutSinceMillis <= healedMillis ? cutSinceMillis : healedMillis) - marginMillis;
     }
 
     /** Rows placed since {@code now - tailMargin}, in the one or two minute partitions that covers. */
@@ -189,9 +214,7 @@ public class InboxPoller implements SmartLifecycle {
     private void sweep(long now) throws InterruptedException {
         long from = now - config.inboxSweepWindow().toMillis();
         int before = handed.size();
-        for (long minute = OrderInbox.minuteOf(from); minute <= OrderInbox.minuteOf(now); minute++) {
-            take(inbox.unprocessed(region, minute));
-        }
+        take(now, from);
         for (Iterator<Long> it = handed.values().iterator(); it.hasNext(); ) {
             if (it.next() < from) {
                 it.remove();
@@ -202,27 +225,34 @@ public class InboxPoller implements SmartLifecycle {
         }
     }
 
+    /** The rows of the inbox's minute partitions from {@code fromMillis}'s to {@code now}'s the engine has not processed. */
+    private void take(long now, long fromMillis) throws InterruptedException {
+        for (long minute = OrderInbox.minuteOf(fromMillis); minute <= OrderInbox.minuteOf(now); minute++) {
+            take(inbox.unprocessed(region, minute));
+        }
+    }
+
     /**
      * Hands each row's order to the engine once, in the rows' order; the order rows are read all at
-     * once (one at a time, a busy home region fell tens of seconds behind the orders placed for it).
-     * A row whose order row has not arrived yet is left for a later read.
+     * once, a few reads of each customer's partition (one read per order, a busy home region fell
+     * tens of seconds behind the orders placed for it). A row whose order row has not arrived yet is
+     * left for a later read.
      */
     private void take(List<OrderInbox.Entry> entries) throws InterruptedException {
         List<OrderInbox.Entry> unseen = new ArrayList<>();
+        Map<String, LinkedHashSet<UUID>> idsByCustomer = new LinkedHashMap<>();
         for (OrderInbox.Entry e : entries) {
-            if (!e.processed() && !handed.containsKey(e.placedAt())) {
+            if (!e.processed() && !handed.containsKey(e.placedAt()) && e.customerId() != null) {
                 unseen.add(e);
+                idsByCustomer.computeIfAbsent(e.customerId(), c -> new LinkedHashSet<>()).add(e.orderId());
             }
         }
-        List<CompletableFuture<Optional<OrderInbox.Stored>>> reads = new ArrayList<>(unseen.size());
+        Map<String, CompletableFuture<Map<UUID, OrderInbox.Stored>>> reads = new HashMap<>();
+        idsByCustomer.forEach((customer, ids) -> reads.put(customer, inbox.ordersAsync(customer, List.copyOf(ids))));
         for (OrderInbox.Entry e : unseen) {
-            reads.add(inbox.orderAsync(e.customerId(), e.orderId()));
-        }
-        for (int i = 0; i < unseen.size(); i++) {
-            OrderInbox.Entry e = unseen.get(i);
-            Optional<OrderInbox.Stored> stored = reads.get(i).join();
-            if (stored.isPresent()) {
-                hand(e, stored.get().order(), stored.get().statusWriteMicros());
+            OrderInbox.Stored stored = OrderDao.joined(reads.get(e.customerId())).get(e.orderId());
+            if (stored != null) {
+                hand(e, stored.order(), stored.statusWriteMicros());
             }
         }
     }

@@ -24,7 +24,9 @@ import org.springframework.stereotype.Repository;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -81,6 +83,9 @@ public class OrderInbox {
     private final PreparedStatement selectTail;
     private final PreparedStatement selectPartition;
     private final PreparedStatement selectOrder;
+    private final PreparedStatement selectOrders;
+    /** Order rows of one customer asked for in one read at most. */
+    static final int IDS_PER_READ = 64;
     private final Coalescer<String, List<BoundStatement>, Long> batches;
     private final AtomicLong lastWriteMicros = new AtomicLong();
     private final DistributionSummary ordersPerBatch;
@@ -104,6 +109,8 @@ public class OrderInbox {
                 + "FROM order_inbox WHERE home_region = ? AND minute = ? AND processed = false ALLOW FILTERING");
         selectOrder = session.prepare("SELECT " + OrderDao.ORDER_COLUMNS + ", WRITETIME(status) AS status_written "
                 + "FROM customer_orders WHERE customer_id = ? AND order_id = ?");
+        selectOrders = session.prepare("SELECT " + OrderDao.ORDER_COLUMNS + ", WRITETIME(status) AS status_written "
+                + "FROM customer_orders WHERE customer_id = ? AND order_id IN ?");
         batches = new Coalescer<>((lane, orders) -> writeBatch(orders), ORDERS_PER_BATCH);
     }
 
@@ -271,6 +278,29 @@ public class OrderInbox {
         return customerId == null ? CompletableFuture.completedFuture(Optional.empty())
                 : session.executeAsync(selectOrder.bind(customerId, orderId)).thenApply(rs -> stored(rs.one()))
                 .toCompletableFuture();
+    }
+
+    /**
+     * The customer's order rows {@code orderIds} (distinct) as this DC has them now, by order id, those
+     * that have arrived: one read of the customer's partition per {@code IDS_PER_READ} ids, all at once.
+     */
+    CompletableFuture<Map<UUID, Stored>> ordersAsync(String customerId, List<UUID> orderIds) {
+        List<CompletableFuture<Map<UUID, Stored>>> reads = new ArrayList<>();
+        for (int from = 0; from < orderIds.size(); from += IDS_PER_READ) {
+            List<UUID> ids = List.copyOf(orderIds.subList(from, Math.min(orderIds.size(), from + IDS_PER_READ)));
+            reads.add(session.executeAsync(selectOrders.bind(customerId, ids)).toCompletableFuture().thenApply(rs -> {
+                Map<UUID, Stored> found = new HashMap<>();
+                for (Row r : rs.currentPage()) {
+                    stored(r).ifPresent(s -> found.put(s.order().orderId(), s));
+                }
+                return found;
+            }));
+        }
+        return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new)).thenApply(done -> {
+            Map<UUID, Stored> all = new HashMap<>();
+            reads.forEach(r -> all.putAll(r.join()));
+            return all;
+        });
     }
 
     private static Optional<Stored> stored(Row r) {

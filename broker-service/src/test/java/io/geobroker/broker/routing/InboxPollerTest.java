@@ -6,24 +6,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class InboxPollerTest {
 
-    private static final long INTERVAL = 15_000;
-
     @Test
-    void the_inbox_is_swept_every_interval_when_no_cut_has_healed() {
-        assertThat(InboxPoller.nextSweep(100_000, -1, INTERVAL)).isEqualTo(115_000);
-    }
-
-    @Test
-    void after_a_heal_the_inbox_is_swept_every_second_until_the_heal_sweeps_end() {
+    void after_a_heal_the_inbox_is_swept_every_half_second_until_the_heal_sweeps_end() {
         long healed = 100_000;
         long until = healed + InboxPoller.HEAL_SWEEPS_MILLIS;
-        assertThat(InboxPoller.nextSweep(healed + 1, until, INTERVAL)).isEqualTo(healed + 1 + InboxPoller.HEAL_SWEEP_INTERVAL_MILLIS);
-        assertThat(InboxPoller.nextSweep(until - 1, until, INTERVAL)).isEqualTo(until - 1 + InboxPoller.HEAL_SWEEP_INTERVAL_MILLIS);
-        assertThat(InboxPoller.nextSweep(until, until, INTERVAL)).as("back to the interval").isEqualTo(until + INTERVAL);
+        assertThat(InboxPoller.nextHealSweep(healed, until)).isEqualTo(healed + InboxPoller.HEAL_SWEEP_INTERVAL_MILLIS);
+        assertThat(InboxPoller.nextHealSweep(until - InboxPoller.HEAL_SWEEP_INTERVAL_MILLIS - 1, until))
+                .isEqualTo(until - 1);
+        assertThat(InboxPoller.nextHealSweep(until - InboxPoller.HEAL_SWEEP_INTERVAL_MILLIS, until))
+                .as("no heal sweep after the heal's sweeps end").isEqualTo(Long.MAX_VALUE);
+        assertThat(InboxPoller.nextHealSweep(healed, -1)).as("no heal yet").isEqualTo(Long.MAX_VALUE);
     }
 
     @Test
-    void a_sweep_interval_shorter_than_the_heal_sweeps_stays() {
-        assertThat(InboxPoller.nextSweep(100_000, 120_000, 500)).isEqualTo(100_500);
+    void a_heals_sweeps_start_a_margin_before_the_cut_was_noticed() {
+        assertThat(InboxPoller.healSweepFrom(40_000, 100_000, 11_000)).isEqualTo(29_000);
+        assertThat(InboxPoller.healSweepFrom(-1, 100_000, 11_000)).as("the cut's start unknown").isEqualTo(89_000);
+        assertThat(InboxPoller.healSweepFrom(120_000, 100_000, 11_000)).as("a start after the heal is not taken")
+                .isEqualTo(89_000);
     }
 }
