@@ -332,6 +332,7 @@ public class HealResend implements SmartLifecycle {
         forms.prepare(pending.stream().flatMap(e -> e.statements().stream()).toList());
         List<ResendPlan.Batch<BoundStatement>> planned = plan.batches(pending);
         int coalesced = planned.size();
+        long written = planned.stream().mapToLong(b -> b.statements().size()).sum();
         int rounds = 0;
         long roundsDeadline = System.nanoTime() + PROBE_DEADLINE.toNanos();
         while (!planned.isEmpty() && rounds < RESEND_ROUNDS && running && System.nanoTime() < roundsDeadline) {
@@ -341,9 +342,10 @@ public class HealResend implements SmartLifecycle {
             planned = writeAgain(planned);
         }
         log.info("link to the other regions back after {} ms ({}): the other DCs acknowledged a write after {} ms "
-                        + "({} attempts); wrote again {} batches ({} statements, {} bytes) as {} partition batches in {} ms, "
-                        + "{} round(s){}",
+                        + "({} attempts); wrote again {} batches ({} statements, {} bytes) as {} partition batches of {} "
+                        + "statements (the others overwritten later) in {} ms, {} round(s){}",
                 cutMillis, cutReason, flowingNanos / 1_000_000, attempts, batches.size(), statements, bytes, coalesced,
+                written,
                 (System.nanoTime() - start) / 1_000_000, rounds,
                 planned.isEmpty() ? "" : "; " + planned.size() + " not acknowledged, left to Cassandra's hints");
     }
