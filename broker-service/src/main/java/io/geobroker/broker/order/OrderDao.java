@@ -37,8 +37,11 @@ public class OrderDao {
             + "stop_price, triggered, status, filled_quantity, filled_notional, reserved, reject_reason, expires_at, "
             + "placed_at, updated_at";
 
-    /** Order ids of one customer asked for in one read at most ({@link Coalescer}, a page of a listing). */
-    static final int IDS_PER_READ = 64;
+    /**
+     * Order ids of one customer asked for in one read at most ({@link Coalescer}, a page of a listing,
+     * the inbox's order rows).
+     */
+    public static final int IDS_PER_READ = 64;
 
     private final CqlSession session;
     private final PreparedStatement byId;

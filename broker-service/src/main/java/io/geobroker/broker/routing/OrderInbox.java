@@ -84,8 +84,6 @@ public class OrderInbox {
     private final PreparedStatement selectPartition;
     private final PreparedStatement selectOrder;
     private final PreparedStatement selectOrders;
-    /** Order rows of one customer asked for in one read at most. */
-    static final int IDS_PER_READ = 64;
     private final Coalescer<String, List<BoundStatement>, Long> batches;
     private final AtomicLong lastWriteMicros = new AtomicLong();
     private final DistributionSummary ordersPerBatch;
@@ -282,12 +280,12 @@ public class OrderInbox {
 
     /**
      * The customer's order rows {@code orderIds} (distinct) as this DC has them now, by order id, those
-     * that have arrived: one read of the customer's partition per {@code IDS_PER_READ} ids, all at once.
+     * that have arrived: one read of the customer's partition per {@link OrderDao#IDS_PER_READ} ids, all at once.
      */
     CompletableFuture<Map<UUID, Stored>> ordersAsync(String customerId, List<UUID> orderIds) {
         List<CompletableFuture<Map<UUID, Stored>>> reads = new ArrayList<>();
-        for (int from = 0; from < orderIds.size(); from += IDS_PER_READ) {
-            List<UUID> ids = List.copyOf(orderIds.subList(from, Math.min(orderIds.size(), from + IDS_PER_READ)));
+        for (int from = 0; from < orderIds.size(); from += OrderDao.IDS_PER_READ) {
+            List<UUID> ids = List.copyOf(orderIds.subList(from, Math.min(orderIds.size(), from + OrderDao.IDS_PER_READ)));
             reads.add(session.executeAsync(selectOrders.bind(customerId, ids)).toCompletableFuture().thenApply(rs -> {
                 Map<UUID, Stored> found = new HashMap<>();
                 for (Row r : rs.currentPage()) {
