@@ -29,6 +29,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAccumulator;
 
 /**
  * Brings the other regions' DCs up to date with this engine's writes as soon as a cut link is back,
@@ -312,6 +314,10 @@ public class HealResend implements SmartLifecycle {
                             attempts, e.toString(), left);
                     return;
                 }
+                if (attempts == 1) {
+                    log.info("the first write again not acknowledged by every DC after {} ms ({}); trying again every {} ms",
+                            (System.nanoTime() - start) / 1_000_000, e.toString(), PROBE_RETRY.toMillis());
+                }
                 Thread.sleep(PROBE_RETRY.toMillis());
             }
         }
@@ -360,6 +366,9 @@ public class HealResend implements SmartLifecycle {
             throws InterruptedException {
         Semaphore slots = new Semaphore(IN_FLIGHT);
         boolean[] failed = new boolean[batches.size()];
+        AtomicReference<Throwable> firstError = new AtomicReference<>();
+        LongAccumulator lastFailureNanos = new LongAccumulator(Math::max, 0);
+        long start = System.nanoTime();
         for (int i = 0; i < batches.size(); i++) {
             int index = i;
             slots.acquire();
@@ -367,6 +376,8 @@ public class HealResend implements SmartLifecycle {
             written.whenComplete((rs, error) -> {
                 if (error != null) {
                     failed[index] = true;
+                    firstError.compareAndSet(null, error);
+                    lastFailureNanos.accumulate(System.nanoTime() - start);
                 } else {
                     resentBatches.increment();
                 }
@@ -379,6 +390,12 @@ public class HealResend implements SmartLifecycle {
             if (failed[i]) {
                 again.add(batches.get(i));
             }
+        }
+        if (!again.isEmpty()) {
+            // what a round after the heal waits for: in the chaos runs, write timeouts at the other DC
+            log.info("{} of {} batches written again not acknowledged in {} ms (the last failure after {} ms), e.g. {}",
+                    again.size(), batches.size(), (System.nanoTime() - start) / 1_000_000,
+                    lastFailureNanos.get() / 1_000_000, firstError.get());
         }
         return again;
     }

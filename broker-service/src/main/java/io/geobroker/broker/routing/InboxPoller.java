@@ -97,6 +97,44 @@ public class InboxPoller implements SmartLifecycle {
     private long healSweepsUntilMillis = -1;
     private long healSweepFromMillis;
     private long nextHealSweepMillis = Long.MAX_VALUE;
+    private HealSweeps healSweeps = new HealSweeps();
+
+    /**
+     * What a heal's sweeps found, for its log line: how many orders they handed to the engine and when
+     * (ms after the heal was seen), and how often an inbox row came before its order row.
+     */
+    static final class HealSweeps {
+        private int sweeps;
+        private int handed;
+        private int withoutOrderRow;
+        private long firstHandedMillis = -1;
+        private long lastHandedMillis = -1;
+
+        void add(long sinceHealMillis, Taken taken) {
+            sweeps++;
+            withoutOrderRow += taken.withoutOrderRow();
+            if (taken.handed() > 0) {
+                handed += taken.handed();
+                lastHandedMillis = sinceHealMillis;
+                if (firstHandedMillis < 0) {
+                    firstHandedMillis = sinceHealMillis;
+                }
+            }
+        }
+
+        String summary() {
+            return sweeps + " sweeps handed " + handed + " orders of other regions to the engine"
+                    + (handed == 0 ? "" : ", " + firstHandedMillis + " to " + lastHandedMillis + " ms after the heal")
+                    + " (inbox rows read before their order row: " + withoutOrderRow + ")";
+        }
+    }
+
+    /** What one read of the inbox gave the engine: orders handed, and rows whose order row had not arrived. */
+    record Taken(int handed, int withoutOrderRow) {
+        Taken plus(Taken other) {
+            return new Taken(handed + other.handed, withoutOrderRow + other.withoutOrderRow);
+        }
+    }
 
     public InboxPoller(OrderInbox inbox, Engine engine, HealResend healResend, Region region, Topology topology,
                        BrokerProperties properties) {
@@ -134,14 +172,19 @@ public class InboxPoller implements SmartLifecycle {
                         healSweepFromMillis = healSweepFrom(healResend.lastCutSinceMillis(), healed,
                                 config.resendWindow().toMillis() + config.inboxTailMargin().toMillis());
                         nextHealSweepMillis = now;
+                        healSweeps = new HealSweeps();
                     }
                     if (now >= nextSweepMillis) {
                         sweep(now);
                         nextSweepMillis = now + config.inboxSweepInterval().toMillis();
                     }
                     if (now >= nextHealSweepMillis) {
-                        take(now, Math.max(healSweepFromMillis, now - config.inboxSweepWindow().toMillis()));
+                        healSweeps.add(now - healSeenMillis,
+                                take(now, Math.max(healSweepFromMillis, now - config.inboxSweepWindow().toMillis())));
                         nextHealSweepMillis = nextHealSweep(now, healSweepsUntilMillis);
+                        if (nextHealSweepMillis == Long.MAX_VALUE) {
+                            log.info("inbox after the heal: {}", healSweeps.summary());
+                        }
                     }
                     if (now >= nextTailMillis) {
                         tail(now);
@@ -226,10 +269,12 @@ public class InboxPoller implements SmartLifecycle {
     }
 
     /** The rows of the inbox's minute partitions from {@code fromMillis}'s to {@code now}'s the engine has not processed. */
-    private void take(long now, long fromMillis) throws InterruptedException {
+    private Taken take(long now, long fromMillis) throws InterruptedException {
+        Taken taken = new Taken(0, 0);
         for (long minute = OrderInbox.minuteOf(fromMillis); minute <= OrderInbox.minuteOf(now); minute++) {
-            take(inbox.unprocessed(region, minute));
+            taken = taken.plus(take(inbox.unprocessed(region, minute)));
         }
+        return taken;
     }
 
     /**
@@ -238,7 +283,9 @@ public class InboxPoller implements SmartLifecycle {
      * tens of seconds behind the orders placed for it). A row whose order row has not arrived yet is
      * left for a later read.
      */
-    private void take(List<OrderInbox.Entry> entries) throws InterruptedException {
+    private Taken take(List<OrderInbox.Entry> entries) throws InterruptedException {
+        int handedNow = 0;
+        int missing = 0;
         List<OrderInbox.Entry> unseen = new ArrayList<>();
         Map<String, LinkedHashSet<UUID>> idsByCustomer = new LinkedHashMap<>();
         for (OrderInbox.Entry e : entries) {
@@ -253,8 +300,12 @@ public class InboxPoller implements SmartLifecycle {
             OrderInbox.Stored stored = OrderDao.joined(reads.get(e.customerId())).get(e.orderId());
             if (stored != null) {
                 hand(e, stored.order(), stored.statusWriteMicros());
+                handedNow++;
+            } else {
+                missing++;
             }
         }
+        return new Taken(handedNow, missing);
     }
 
     /** Gives the engine an order of its inbox and remembers the row, so neither path hands it over again. */

@@ -25,4 +25,19 @@ class InboxPollerTest {
         assertThat(InboxPoller.healSweepFrom(120_000, 100_000, 11_000)).as("a start after the heal is not taken")
                 .isEqualTo(89_000);
     }
+
+    @Test
+    void a_heals_sweeps_say_how_many_orders_they_handed_and_when() {
+        InboxPoller.HealSweeps sweeps = new InboxPoller.HealSweeps();
+        sweeps.add(80, new InboxPoller.Taken(0, 0));
+        sweeps.add(4_500, new InboxPoller.Taken(39, 2));
+        sweeps.add(5_000, new InboxPoller.Taken(0, 1));
+        sweeps.add(11_200, new InboxPoller.Taken(9, 0));
+
+        assertThat(sweeps.summary()).isEqualTo("4 sweeps handed 48 orders of other regions to the engine, "
+                + "4500 to 11200 ms after the heal (inbox rows read before their order row: 3)");
+        assertThat(new InboxPoller.HealSweeps().summary()).as("nothing handed")
+                .isEqualTo("0 sweeps handed 0 orders of other regions to the engine (inbox rows read before their order row: 0)");
+        assertThat(new InboxPoller.Taken(1, 2).plus(new InboxPoller.Taken(3, 4))).isEqualTo(new InboxPoller.Taken(4, 6));
+    }
 }
