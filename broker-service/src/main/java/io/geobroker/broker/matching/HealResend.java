@@ -395,7 +395,7 @@ public class HealResend implements SmartLifecycle {
             // what a round after the heal waits for: in the chaos runs, write timeouts at the other DC
             log.info("{} of {} batches written again not acknowledged in {} ms (the last failure after {} ms), e.g. {}",
                     again.size(), batches.size(), (System.nanoTime() - start) / 1_000_000,
-                    lastFailureNanos.get() / 1_000_000, firstError.get());
+                    lastFailureNanos.get() / 1_000_000, String.valueOf(firstError.get()));
         }
         return again;
     }

@@ -100,8 +100,9 @@ public class InboxPoller implements SmartLifecycle {
     private HealSweeps healSweeps = new HealSweeps();
 
     /**
-     * What a heal's sweeps found, for its log line: how many orders they handed to the engine and when
-     * (ms after the heal was seen), and how often an inbox row came before its order row.
+     * What a heal's sweeps found, for its log line: how many orders placed before the heal they handed
+     * to the engine and when (ms after the heal was seen), and how often an inbox row came before its
+     * order row.
      */
     static final class HealSweeps {
         private int sweeps;
@@ -123,13 +124,16 @@ public class InboxPoller implements SmartLifecycle {
         }
 
         String summary() {
-            return sweeps + " sweeps handed " + handed + " orders of other regions to the engine"
+            return sweeps + " sweeps handed " + handed + " orders placed before it in other regions to the engine"
                     + (handed == 0 ? "" : ", " + firstHandedMillis + " to " + lastHandedMillis + " ms after the heal")
                     + " (inbox rows read before their order row: " + withoutOrderRow + ")";
         }
     }
 
-    /** What one read of the inbox gave the engine: orders handed, and rows whose order row had not arrived. */
+    /**
+     * What one read of the inbox gave the engine: orders placed before the last heal was seen (the
+     * cut's, not the live ones a sweep takes before the tail does), and rows whose order row had not arrived.
+     */
     record Taken(int handed, int withoutOrderRow) {
         Taken plus(Taken other) {
             return new Taken(handed + other.handed, withoutOrderRow + other.withoutOrderRow);
@@ -300,7 +304,9 @@ public class InboxPoller implements SmartLifecycle {
             OrderInbox.Stored stored = OrderDao.joined(reads.get(e.customerId())).get(e.orderId());
             if (stored != null) {
                 hand(e, stored.order(), stored.statusWriteMicros());
-                handedNow++;
+                if (e.placedAtMillis() < healSeenMillis) {
+                    handedNow++;
+                }
             } else {
                 missing++;
             }
@@ -324,6 +330,9 @@ public class InboxPoller implements SmartLifecycle {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+        }
+        if (nextHealSweepMillis != Long.MAX_VALUE) {
+            log.info("inbox after the heal, until the stop: {}", healSweeps.summary());
         }
     }
 
