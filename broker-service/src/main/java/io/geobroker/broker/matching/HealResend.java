@@ -392,7 +392,8 @@ public class HealResend implements SmartLifecycle {
             }
         }
         if (!again.isEmpty()) {
-            // what a round after the heal waits for: in the chaos runs, write timeouts at the other DC
+            // what a round after the heal waits for: in the chaos runs, write timeouts at the other DC;
+            // the error as text, since SLF4J takes a Throwable in last place for a stack trace to print
             log.info("{} of {} batches written again not acknowledged in {} ms (the last failure after {} ms), e.g. {}",
                     again.size(), batches.size(), (System.nanoTime() - start) / 1_000_000,
                     lastFailureNanos.get() / 1_000_000, String.valueOf(firstError.get()));

@@ -101,8 +101,8 @@ public class InboxPoller implements SmartLifecycle {
 
     /**
      * What a heal's sweeps found, for its log line: how many orders placed before the heal they handed
-     * to the engine and when (ms after the heal was seen), and how often an inbox row came before its
-     * order row.
+     * to the engine and when (ms after the heal was seen), and how often a read found an inbox row
+     * before its order row (a row is counted again at each read until its order row is there).
      */
     static final class HealSweeps {
         private int sweeps;
@@ -126,7 +126,7 @@ public class InboxPoller implements SmartLifecycle {
         String summary() {
             return sweeps + " sweeps handed " + handed + " orders placed before it in other regions to the engine"
                     + (handed == 0 ? "" : ", " + firstHandedMillis + " to " + lastHandedMillis + " ms after the heal")
-                    + " (inbox rows read before their order row: " + withoutOrderRow + ")";
+                    + " (reads that found an inbox row before its order row: " + withoutOrderRow + ")";
         }
     }
 

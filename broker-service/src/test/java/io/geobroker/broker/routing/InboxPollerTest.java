@@ -35,9 +35,9 @@ class InboxPollerTest {
         sweeps.add(11_200, new InboxPoller.Taken(9, 0));
 
         assertThat(sweeps.summary()).isEqualTo("4 sweeps handed 48 orders placed before it in other regions to the engine, "
-                + "4500 to 11200 ms after the heal (inbox rows read before their order row: 3)");
+                + "4500 to 11200 ms after the heal (reads that found an inbox row before its order row: 3)");
         assertThat(new InboxPoller.HealSweeps().summary()).as("nothing handed")
-                .isEqualTo("0 sweeps handed 0 orders placed before it in other regions to the engine (inbox rows read before their order row: 0)");
+                .isEqualTo("0 sweeps handed 0 orders placed before it in other regions to the engine (reads that found an inbox row before its order row: 0)");
         assertThat(new InboxPoller.Taken(1, 2).plus(new InboxPoller.Taken(3, 4))).isEqualTo(new InboxPoller.Taken(4, 6));
     }
 }
