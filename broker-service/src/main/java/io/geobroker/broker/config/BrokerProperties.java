@@ -130,11 +130,16 @@ public record BrokerProperties(
             /* How far back a sweep (and the sweep at start) reads. An outage longer than this needs a
                repair and a broker restart with a longer window. */
             @DefaultValue("10m") Duration inboxSweepWindow,
-            /* Connecting to a peer broker: part of the 2 s within which a market order for an
-               unreachable home region gets its 503. */
+            /* Connecting to a peer broker. */
             @DefaultValue("1s") Duration peerConnectTimeout,
-            /* The whole forwarded call (one WAN round trip plus the home's group commit). */
+            /* A forwarded call's answer (one WAN round trip plus the home's group commit); for a
+               market order, how long the home may take to take it (its engine refuses it after). */
             @DefaultValue("1200ms") Duration peerRequestTimeout,
+            /* How much longer than peerRequestTimeout a forwarded market order's answer is awaited:
+               an order the home took just before the deadline is still committed there and answered
+               back across the WAN. Without it, an order executed at 1.1 s and answered at 1.3 s was
+               a 503 to the customer. After both, the answer is 503 (outcome unknown: repeat it). */
+            @DefaultValue("1s") Duration peerAnswerGrace,
             /* Connections to each peer kept open and warm, so a forwarded order costs one round trip
                and not a TCP handshake first. */
             @DefaultValue("8") int peerWarmConnections,

@@ -13,9 +13,11 @@ public final class Forwarded {
 
     /**
      * A customer's market order placed in {@code placedRegion}, for the home region to execute.
-     * {@code deadlineEpochMillis} is when the placing broker stops waiting and answers 503: a request
-     * that reaches the home (or its engine) later — e.g. retransmitted when a cut link heals — is
-     * not executed, so a customer told 503 was not traded behind their back.
+     * {@code deadlineEpochMillis} is when the home must have taken the order: a request that reaches
+     * the home (or its engine) later — e.g. retransmitted when a cut link heals — is not executed.
+     * The placing broker awaits the answer for a grace beyond it (the commit of an order taken just
+     * before, and the way back), and only then answers 503, so a customer told 503 was not traded
+     * behind their back unless that commit or the way back took longer than the grace.
      */
     public record Placement(String customerId, String placedRegion, long deadlineEpochMillis, PlaceOrderRequest order) {
     }

@@ -22,7 +22,10 @@ import java.util.UUID;
  * quote) and a cancel (the home's engine decides, so a cancel racing a fill has exactly one winner).
  * The home's answer — order or problem details — is passed on as it is. A home region that cannot
  * be reached gives a 503 with Retry-After: repeating with the same clientOrderId (or the cancel) is
- * safe, since the home recognises an order it already executed.
+ * safe, since the home recognises an order it already executed. A market order's home must take it
+ * within the request timeout (its engine refuses it after that: nothing executed); while the home is
+ * heard from, its answer is awaited for the answer grace beyond ({@link PeerClient#postWithDeadline}),
+ * so an order taken just before the deadline and committed after it is answered, not a 503.
  */
 @Component
 public class HomeRegion {
@@ -46,11 +49,11 @@ public class HomeRegion {
 
     public Relayed placeMarket(String home, String customerId, String placedRegion, PlaceOrderRequest request) {
         long deadline = System.currentTimeMillis() + peers.requestTimeout().toMillis();
-        return relay(home, "/internal/v1/orders", new Forwarded.Placement(customerId, placedRegion, deadline, request));
+        return relay(home, "/internal/v1/orders", new Forwarded.Placement(customerId, placedRegion, deadline, request), true);
     }
 
     public Relayed cancel(String home, UUID orderId, Forwarded.Cancel cancel) {
-        return relay(home, "/internal/v1/orders/" + orderId + "/cancel", cancel);
+        return relay(home, "/internal/v1/orders/" + orderId + "/cancel", cancel, false);
     }
 
     /**
@@ -65,10 +68,10 @@ public class HomeRegion {
                 entry.placedRegion(), pending.order(), pending.writeMicros()));
     }
 
-    private Relayed relay(String home, String path, Object body) {
+    private Relayed relay(String home, String path, Object body, boolean deadline) {
         PeerClient.Answer answer;
         try {
-            answer = peers.post(home, path, body);
+            answer = deadline ? peers.postWithDeadline(home, path, body) : peers.post(home, path, body);
         } catch (PeerClient.PeerUnavailableException e) {
             log.warn("{}", e.getMessage());
             throw unreachable(home);

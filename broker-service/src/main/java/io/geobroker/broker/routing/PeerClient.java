@@ -5,6 +5,7 @@ import io.geobroker.broker.config.BrokerProperties;
 import io.geobroker.domain.Topology;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
@@ -17,17 +18,21 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
 /**
  * Broker-to-broker HTTP: calls to another region's {@code /internal/**} with the peer token. One
  * call is one WAN round trip: connections are HTTP/1.1 keep-alive, opened at start and used every
  * {@code peerKeepWarmInterval} so none has to be opened (a second round trip) when an order comes.
- * A peer that does not answer within {@code peerRequestTimeout} is reported as unreachable; the
- * caller answers 503 with Retry-After.
+ * A peer that does not answer within {@code peerRequestTimeout} (a forwarded market order: that plus
+ * {@code peerAnswerGrace}) is reported as unreachable; the caller answers 503 with Retry-After.
  */
 @Component
 public class PeerClient implements SmartLifecycle {
@@ -57,22 +62,31 @@ public class PeerClient implements SmartLifecycle {
     private final BrokerProperties.CrossRegion config;
     private final ObjectMapper json;
     private final HttpClient http;
+    /** Per region, when the latest request was sent that its broker answered. */
+    private final Map<String, AtomicLong> heard = new ConcurrentHashMap<>();
     private ScheduledExecutorService keepWarm;
     private volatile boolean running;
 
+    @Autowired
     public PeerClient(Topology topology, Topology.RegionEndpoints localRegion, BrokerProperties properties,
                       ObjectMapper json) {
-        this.peers = topology.regions().stream()
-                .filter(r -> !r.name().equals(localRegion.name()) && !r.brokerUrl().isBlank())
-                .collect(Collectors.toMap(Topology.RegionEndpoints::name, r -> URI.create(trimSlash(r.brokerUrl()))));
-        this.token = properties.security().peerToken();
-        this.config = properties.crossRegion();
+        this(topology.regions().stream()
+                        .filter(r -> !r.name().equals(localRegion.name()) && !r.brokerUrl().isBlank())
+                        .collect(Collectors.toMap(Topology.RegionEndpoints::name, r -> URI.create(trimSlash(r.brokerUrl())))),
+                properties.security().peerToken(), properties.crossRegion(), json);
+    }
+
+    /** A client of the brokers at {@code peers} (region to base URL), calling them with {@code token}. */
+    PeerClient(Map<String, URI> peers, String token, BrokerProperties.CrossRegion config, ObjectMapper json) {
+        this.peers = Map.copyOf(peers);
+        this.token = token;
+        this.config = config;
         this.json = json;
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(config.peerConnectTimeout()).build();
     }
 
-    /** How long a forwarded call may take before the caller is answered 503. */
+    /** How long a forwarded call may take before the caller is answered 503; the time a home has to take a market order. */
     public java.time.Duration requestTimeout() {
         return config.peerRequestTimeout();
     }
@@ -84,18 +98,87 @@ public class PeerClient implements SmartLifecycle {
 
     /** POSTs {@code body} as JSON to the region's broker and returns its answer, whatever its status. */
     public Answer post(String region, String path, Object body) {
-        HttpRequest request = request(region, path, body);
+        long sent = System.nanoTime();
+        CompletableFuture<HttpResponse<byte[]>> call = send(region, path, body, config.peerRequestTimeout(), sent);
+        return answer(region, call, config.peerRequestTimeout().toNanos() + TimeUnit.SECONDS.toNanos(1));
+    }
+
+    /**
+     * {@link #post} of a call the region's broker must take within {@code peerRequestTimeout} (it
+     * refuses one that reaches it later: a forwarded market order) and may answer up to
+     * {@code peerAnswerGrace} after that, having taken it just before. The grace is waited for only
+     * when the broker has been heard from since the call was sent (the answer to any later request,
+     * or to a liveness probe sent when the call has waited half its time): over a cut link nothing
+     * is heard, and the call fails when the broker's time to take it is over, not a grace later.
+     */
+    public Answer postWithDeadline(String region, String path, Object body) {
+        long sent = System.nanoTime();
+        java.time.Duration timeout = config.peerRequestTimeout();
+        CompletableFuture<HttpResponse<byte[]>> call = send(region, path, body, timeout.plus(config.peerAnswerGrace()), sent);
+        long deadline = sent + timeout.toNanos();
         try {
-            HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+            call.get(timeout.toNanos() / 2, TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            if (heardSentAt(region) < sent) {
+                probe(region);
+            }
+            try {
+                call.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException late) {
+                if (heardSentAt(region) < sent) {
+                    call.cancel(true);
+                    throw new PeerUnavailableException(region, "no answer within " + timeout.toMillis()
+                            + " ms and nothing heard from it since the call was sent");
+                }
+            } catch (InterruptedException | ExecutionException ignored) {
+                // the answer below reports it
+            }
+        } catch (InterruptedException | ExecutionException ignored) {
+            // the answer below reports it
+        }
+        return answer(region, call, Math.max(0, deadline + config.peerAnswerGrace().toNanos() - System.nanoTime())
+                + TimeUnit.MILLISECONDS.toNanos(100));
+    }
+
+    /** The call's answer, awaited for at most {@code waitNanos} more. */
+    private Answer answer(String region, CompletableFuture<HttpResponse<byte[]>> call, long waitNanos) {
+        try {
+            HttpResponse<byte[]> response = call.get(waitNanos, TimeUnit.NANOSECONDS);
             return new Answer(response.statusCode(), response.body(),
                     response.headers().firstValue("Content-Type").orElse("application/json"));
-        } catch (IOException e) {
-            throw new PeerUnavailableException(region, e.getClass().getSimpleName()
-                    + (e.getMessage() == null ? "" : " " + e.getMessage()));
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            throw new PeerUnavailableException(region, cause.getClass().getSimpleName()
+                    + (cause.getMessage() == null ? "" : " " + cause.getMessage()));
+        } catch (TimeoutException e) {
+            call.cancel(true);
+            throw new PeerUnavailableException(region, "HttpTimeoutException request timed out");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            call.cancel(true);
             throw new PeerUnavailableException(region, "interrupted");
         }
+    }
+
+    private CompletableFuture<HttpResponse<byte[]>> send(String region, String path, Object body,
+                                                         java.time.Duration timeout, long sentNanos) {
+        return http.sendAsync(request(region, path, body, timeout), HttpResponse.BodyHandlers.ofByteArray())
+                .whenComplete((response, e) -> {
+                    if (response != null) {
+                        heard(region, sentNanos);
+                    }
+                });
+    }
+
+    /** The region's broker answered a request sent at {@code sentNanos}: it was alive, and the link up, after then. */
+    private void heard(String region, long sentNanos) {
+        heard.computeIfAbsent(region, r -> new AtomicLong(Long.MIN_VALUE)).accumulateAndGet(sentNanos, Math::max);
+    }
+
+    /** When the latest request was sent that the region's broker has answered ({@link System#nanoTime()}). */
+    private long heardSentAt(String region) {
+        AtomicLong at = heard.get(region);
+        return at == null ? Long.MIN_VALUE : at.get();
     }
 
     /**
@@ -109,7 +192,11 @@ public class PeerClient implements SmartLifecycle {
         if (!canReach(region)) {
             return CompletableFuture.completedFuture(true);
         }
+        long sent = System.nanoTime();
         return http.sendAsync(request(region, path, body), HttpResponse.BodyHandlers.discarding()).handle((response, e) -> {
+            if (response != null) {
+                heard(region, sent);
+            }
             if (e != null) {
                 log.debug("telling the broker of region {} ({}) failed: {}", region, path, e.toString());
                 return false;
@@ -144,8 +231,10 @@ public class PeerClient implements SmartLifecycle {
         }
         HttpRequest request = HttpRequest.newBuilder(base.resolve("/actuator/health/liveness"))
                 .timeout(config.peerRequestTimeout()).GET().build();
+        long sent = System.nanoTime();
         return http.sendAsync(request, HttpResponse.BodyHandlers.discarding()).handle((response, e) -> {
             if (e == null) {
+                heard(region, sent);
                 return Probe.ANSWERED;
             }
             Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
@@ -155,13 +244,17 @@ public class PeerClient implements SmartLifecycle {
     }
 
     private HttpRequest request(String region, String path, Object body) {
+        return request(region, path, body, config.peerRequestTimeout());
+    }
+
+    private HttpRequest request(String region, String path, Object body, java.time.Duration timeout) {
         URI base = peers.get(region);
         if (base == null || token.isBlank()) {
             throw new PeerUnavailableException(region, "no broker URL or peer token configured for it");
         }
         try {
             return HttpRequest.newBuilder(base.resolve(path))
-                    .timeout(config.peerRequestTimeout())
+                    .timeout(timeout)
                     .header("Content-Type", "application/json")
                     .header("Accept", "application/json")
                     .header("Authorization", "Bearer " + token)
