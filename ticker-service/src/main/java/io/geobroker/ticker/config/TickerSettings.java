@@ -222,6 +222,10 @@ public record TickerSettings(List<PublishedExchange> exchanges, RateSettings ini
         if (!COMPRESSIONS.contains(producer.compression())) {
             problems.add("producer.compression must be one of " + COMPRESSIONS + ", was '" + producer.compression() + "'");
         }
+        if (producer.maxInFlight() < 1 || producer.maxInFlight() > 5) {
+            problems.add("producer.max-in-flight must be from 1 to 5 (idempotence allows no more), was "
+                    + producer.maxInFlight());
+        }
         if (producer.bufferBytes() < 1 << 20) {
             problems.add("producer.buffer-bytes must be at least 1 MiB, was " + producer.bufferBytes());
         }

@@ -24,7 +24,7 @@ public final class Producers {
         // order and free of duplicates across the producer's own retries: a symbol's sequence arrives gap-free.
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         config.put(ProducerConfig.ACKS_CONFIG, "all");
-        config.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
+        config.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, tuning.maxInFlight());
         config.put(ProducerConfig.LINGER_MS_CONFIG, tuning.lingerMs());
         config.put(ProducerConfig.BATCH_SIZE_CONFIG, tuning.batchSizeBytes());
         config.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, tuning.compression());

@@ -2,6 +2,8 @@ package io.geobroker.ticker.config;
 
 import io.geobroker.domain.SymbolDirectory;
 import io.geobroker.domain.Topology;
+import io.geobroker.ticker.publish.Producers;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
@@ -98,6 +100,22 @@ class TickerSettingsTest {
                         "split names exchange 'NASDAQ', which this instance does not publish; it publishes [NYSE]",
                         "replay file /no/such/file.csv does not exist or cannot be read",
                         "producer.compression must be one of [none, lz4, zstd, snappy, gzip], was 'brotli'"));
+    }
+
+    @Test
+    void keeps_one_produce_request_in_flight_unless_told_and_refuses_more_than_idempotence_allows() {
+        assertThat(Producers.config("sydney", "127.30.1.100:9092", properties(Map.of()).producer()))
+                .containsEntry(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
+        assertThat(Producers.config("nvirginia", "127.30.2.100:9092",
+                properties(Map.of("producer.max-in-flight", "5")).producer()))
+                .containsEntry(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5)
+                .containsEntry(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        for (String wrong : new String[] {"0", "6"}) {
+            assertThatThrownBy(() -> TickerSettings.resolve(properties(Map.of("producer.max-in-flight", wrong)),
+                    TOPOLOGY, DIRECTORY, 1))
+                    .isInstanceOfSatisfying(InvalidConfigurationException.class, e -> assertThat(e.problems()).containsExactly(
+                            "producer.max-in-flight must be from 1 to 5 (idempotence allows no more), was " + wrong));
+        }
     }
 
     @Test
