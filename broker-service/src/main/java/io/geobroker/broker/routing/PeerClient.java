@@ -64,6 +64,8 @@ public class PeerClient implements SmartLifecycle {
     private final HttpClient http;
     /** Per region, when the latest request was sent that its broker answered. */
     private final Map<String, AtomicLong> heard = new ConcurrentHashMap<>();
+    /** Per region, when the latest liveness probe for calls waiting on it was sent. */
+    private final Map<String, AtomicLong> probed = new ConcurrentHashMap<>();
     private ScheduledExecutorService keepWarm;
     private volatile boolean running;
 
@@ -100,7 +102,7 @@ public class PeerClient implements SmartLifecycle {
     public Answer post(String region, String path, Object body) {
         long sent = System.nanoTime();
         CompletableFuture<HttpResponse<byte[]>> call = send(region, path, body, config.peerRequestTimeout(), sent);
-        return answer(region, call, config.peerRequestTimeout().toNanos() + TimeUnit.SECONDS.toNanos(1));
+        return answer(region, call, config.peerRequestTimeout().toNanos() + TimeUnit.MILLISECONDS.toNanos(100));
     }
 
     /**
@@ -116,28 +118,40 @@ public class PeerClient implements SmartLifecycle {
         java.time.Duration timeout = config.peerRequestTimeout();
         CompletableFuture<HttpResponse<byte[]>> call = send(region, path, body, timeout.plus(config.peerAnswerGrace()), sent);
         long deadline = sent + timeout.toNanos();
-        try {
-            call.get(timeout.toNanos() / 2, TimeUnit.NANOSECONDS);
-        } catch (TimeoutException e) {
-            if (heardSentAt(region) < sent) {
-                probe(region);
-            }
-            try {
-                call.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            } catch (TimeoutException late) {
-                if (heardSentAt(region) < sent) {
-                    call.cancel(true);
-                    throw new PeerUnavailableException(region, "no answer within " + timeout.toMillis()
-                            + " ms and nothing heard from it since the call was sent");
-                }
-            } catch (InterruptedException | ExecutionException ignored) {
-                // the answer below reports it
-            }
-        } catch (InterruptedException | ExecutionException ignored) {
-            // the answer below reports it
+        if (!endedWithin(call, timeout.toNanos() / 2) && heardSentAt(region) < sent) {
+            probeOnceSince(region, sent);
         }
-        return answer(region, call, Math.max(0, deadline + config.peerAnswerGrace().toNanos() - System.nanoTime())
+        if (!endedWithin(call, deadline - System.nanoTime()) && heardSentAt(region) < sent) {
+            call.cancel(true);
+            throw new PeerUnavailableException(region, "no answer within " + timeout.toMillis()
+                    + " ms and nothing heard from it since the call was sent");
+        }
+        return answer(region, call, deadline + config.peerAnswerGrace().toNanos() - System.nanoTime()
                 + TimeUnit.MILLISECONDS.toNanos(100));
+    }
+
+    /** Whether the call ended (answered, failed or interrupted) within {@code nanos}. */
+    private static boolean endedWithin(CompletableFuture<?> call, long nanos) {
+        try {
+            call.get(Math.max(0, nanos), TimeUnit.NANOSECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            return false;
+        } catch (ExecutionException e) {
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return true;
+        }
+    }
+
+    /** A liveness probe of the region's broker, unless one was sent after {@code sinceNanos}: one for all calls waiting. */
+    private void probeOnceSince(String region, long sinceNanos) {
+        AtomicLong last = probed.computeIfAbsent(region, r -> new AtomicLong(Long.MIN_VALUE));
+        long before = last.get();
+        if (before < sinceNanos && last.compareAndSet(before, System.nanoTime())) {
+            probe(region);
+        }
     }
 
     /** The call's answer, awaited for at most {@code waitNanos} more. */
