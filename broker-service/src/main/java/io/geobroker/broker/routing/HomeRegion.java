@@ -115,9 +115,9 @@ public class HomeRegion {
 
     private static ApiProblem unreachable(String home) {
         return new ApiProblem(HttpStatus.SERVICE_UNAVAILABLE, "Home region unreachable",
-                "the broker of region " + home + ", where this symbol is matched, cannot be reached right now. "
-                        + "Nothing was executed unless the request got there before the link failed: repeat it with "
-                        + "the same clientOrderId (or repeat the cancel) to be safe.",
+                "the broker of region " + home + ", where this symbol is matched, cannot be reached right now or "
+                        + "did not answer in time. Nothing was executed unless the request reached it in time: repeat "
+                        + "it with the same clientOrderId (or repeat the cancel) to be safe.",
                 Map.of("homeRegion", home), RETRY_AFTER_SECONDS);
     }
 }
