@@ -23,9 +23,10 @@ import java.util.UUID;
  * The home's answer — order or problem details — is passed on as it is. A home region that cannot
  * be reached gives a 503 with Retry-After: repeating with the same clientOrderId (or the cancel) is
  * safe, since the home recognises an order it already executed. A market order's home must take it
- * within the request timeout (its engine refuses it after that: nothing executed); while the home is
- * heard from, its answer is awaited for the answer grace beyond ({@link PeerClient#postWithDeadline}),
- * so an order taken just before the deadline and committed after it is answered, not a 503.
+ * within {@link PeerClient#takeWithin} (its engine refuses it after that: nothing executed); while
+ * the home is heard from, its answer is awaited for the answer grace beyond the request timeout
+ * ({@link PeerClient#postWithDeadline}), so an order taken late and committed after the timeout is
+ * answered, not a 503. Over a cut link the caller is answered 503 at the request timeout.
  */
 @Component
 public class HomeRegion {
@@ -48,7 +49,7 @@ public class HomeRegion {
     }
 
     public Relayed placeMarket(String home, String customerId, String placedRegion, PlaceOrderRequest request) {
-        long deadline = System.currentTimeMillis() + peers.requestTimeout().toMillis();
+        long deadline = System.currentTimeMillis() + peers.takeWithin().toMillis();
         return relay(home, "/internal/v1/orders", new Forwarded.Placement(customerId, placedRegion, deadline, request), true);
     }
 

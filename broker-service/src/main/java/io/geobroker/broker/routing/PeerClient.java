@@ -88,9 +88,18 @@ public class PeerClient implements SmartLifecycle {
                 .connectTimeout(config.peerConnectTimeout()).build();
     }
 
-    /** How long a forwarded call may take before the caller is answered 503; the time a home has to take a market order. */
+    /** How long a forwarded call may take before the caller is answered 503 when nothing is heard from the home. */
     public java.time.Duration requestTimeout() {
         return config.peerRequestTimeout();
+    }
+
+    /**
+     * How long after it was sent the home may still take a forwarded market order: the request
+     * timeout and half the answer grace, so that an order taken at the last moment is committed and
+     * its answer back across the link while {@link #postWithDeadline} still waits for a home it hears.
+     */
+    public java.time.Duration takeWithin() {
+        return config.peerRequestTimeout().plus(config.peerAnswerGrace().dividedBy(2));
     }
 
     /** Whether this broker can forward to the region (it has a URL and a peer token is configured). */
@@ -106,9 +115,9 @@ public class PeerClient implements SmartLifecycle {
     }
 
     /**
-     * {@link #post} of a call the region's broker must take within {@code peerRequestTimeout} (it
-     * refuses one that reaches it later: a forwarded market order) and may answer up to
-     * {@code peerAnswerGrace} after that, having taken it just before. The grace is waited for only
+     * {@link #post} of a call the region's broker must take within {@link #takeWithin} (it refuses
+     * one that reaches it later: a forwarded market order) and may answer up to {@code
+     * peerAnswerGrace} after {@code peerRequestTimeout}, having taken it before. The grace is waited for only
      * when the broker has been heard from since the call was sent (the answer to any later request,
      * or to a liveness probe sent when the call has waited half its time): over a cut link nothing
      * is heard, and the call fails when the broker's time to take it is over, not a grace later.

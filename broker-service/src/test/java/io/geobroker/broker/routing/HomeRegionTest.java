@@ -38,10 +38,10 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * A market order forwarded to its home region, against a home broker played by an HTTP server on
- * loopback that answers (or not) when the test says: a live home's answer to an order it took just
- * before its deadline and answered after it reaches the customer; a home heard from no more (a cut
- * link) is a 503 at the deadline, without waiting for the grace; a live home that never answers is
- * a 503 after the grace.
+ * loopback that answers (or not) when the test says: the home is given the request timeout and half
+ * the answer grace to take the order; a live home's answer that comes after the request timeout
+ * reaches the customer; a home heard from no more (a cut link) is a 503 at the request timeout,
+ * without waiting for the grace; a live home that never answers is a 503 after the grace.
  */
 class HomeRegionTest {
 
@@ -132,14 +132,28 @@ class HomeRegionTest {
     }
 
     @Test
-    void a_live_homes_answer_to_an_order_it_took_before_the_deadline_is_passed_on_though_it_comes_after_it()
-            throws IOException {
-        HomeRegion region = homeRegion(Duration.ofMillis(400), Duration.ofSeconds(10), Duration.ofMillis(300), true);
+    void the_home_may_take_the_order_until_the_request_timeout_and_half_the_grace() throws IOException {
+        HomeRegion region = homeRegion(Duration.ofMillis(400), Duration.ofSeconds(2), Duration.ofSeconds(-60), true);
+        long before = System.currentTimeMillis();
+
+        HomeRegion.Relayed relayed = region.placeMarket("nvirginia", "c-1", "sydney", marketBuy("take-within"));
+
+        assertThat(relayed.status()).isEqualTo(HttpStatus.CREATED);
+        assertThat(deadlineSeen.get() - before).as("the home's time to take the order, from the call")
+                .isBetween(1_400L, 1_400L + System.currentTimeMillis() - before);
+    }
+
+    @Test
+    void a_live_homes_answer_that_comes_after_the_request_timeout_is_passed_on() throws IOException {
+        Duration timeout = Duration.ofMillis(400);
+        HomeRegion region = homeRegion(timeout, Duration.ofSeconds(2), Duration.ofMillis(300), true);
+        long before = System.currentTimeMillis();
 
         HomeRegion.Relayed relayed = region.placeMarket("nvirginia", "c-1", "sydney", marketBuy("late-answer"));
 
-        assertThat(answeredAt.get()).as("the home answered after the deadline it was given")
-                .isGreaterThan(deadlineSeen.get());
+        assertThat(answeredAt.get()).as("the home answered after the time a cut link is a 503 at")
+                .isGreaterThan(before + timeout.toMillis());
+        assertThat(answeredAt.get()).as("and after the deadline it was given").isGreaterThan(deadlineSeen.get());
         assertThat(livenessAsked.get()).as("the home was asked whether it is alive while the answer was due").isPositive();
         assertThat(relayed.status()).isEqualTo(HttpStatus.CREATED);
         assertThat(relayed.order().clientOrderId()).isEqualTo("late-answer");
