@@ -128,7 +128,7 @@ public final class DemoCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
-        jitOptions = concat(jitOptions, Jdk17.threadPriorities());
+        jitOptions = concat(concat(jitOptions, Jdk17.threadPriorities()), Jdk17.processorShare());
         List<String> brokerOptions = concat(jitOptions, brokerJvmOptions);
         List<String> tickerOptions = concat(jitOptions, tickerJvmOptions);
         Path root = repositoryRoot();
@@ -161,7 +161,9 @@ public final class DemoCommand implements Callable<Integer> {
                     + "; JIT: " + (jitOptions.contains(C1_ONLY) ? "C1 only in every JVM the demo started (" + C1_ONLY + ")"
                     : "tiered, C1 and C2 (--jit=tiered)")
                     + (Jdk17.threadPriorities().isEmpty() ? "" : "; Java thread priorities as the OS's ("
-                    + String.join(" ", Jdk17.threadPriorities()) + ")"));
+                    + String.join(" ", Jdk17.threadPriorities()) + ")")
+                    + (Jdk17.processorShare().isEmpty() ? "" : "; each of them sized for one core of the machine's "
+                    + Runtime.getRuntime().availableProcessors() + " (" + String.join(" ", Jdk17.processorShare()) + ")"));
             conditions.put("WAN", demo.wanStatus());
             conditions.put(WanTraffic.NODES_PER_DC, Integer.toString(nodesPerDc));
             conditions.put(WanTraffic.REPLICAS_PER_DC, Integer.toString(topology.regions().get(0).replicationFactor()));

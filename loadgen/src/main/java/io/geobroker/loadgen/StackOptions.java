@@ -83,7 +83,10 @@ final class StackOptions {
         return prefix != null ? prefix : System.getenv().getOrDefault("GEOBROKER_STACK_PREFIX", "127.0");
     }
 
-    /** The JIT options of {@code --jit} for every JVM started, and the thread priorities ({@link Jdk17#threadPriorities}). */
+    /**
+     * The JIT options of {@code --jit} for every JVM started, the thread priorities ({@link
+     * Jdk17#threadPriorities}) and the processor share ({@link Jdk17#processorShare}).
+     */
     List<String> jitOptions(CommandLine.Model.CommandSpec spec) {
         List<String> options = new ArrayList<>(switch (jit.toLowerCase(Locale.ROOT)) {
             case "c1-only" -> List.of(DemoCommand.C1_ONLY);
@@ -91,6 +94,7 @@ final class StackOptions {
             default -> throw usage(spec, "--jit must be c1-only or tiered");
         });
         options.addAll(Jdk17.threadPriorities());
+        options.addAll(Jdk17.processorShare());
         return options;
     }
 

@@ -106,9 +106,11 @@ public final class UpCommand implements Callable<Integer> {
         Files.createDirectories(dir);
         Files.deleteIfExists(dir.resolve(SUMMARY));
         Files.writeString(dir.resolve(PID), Long.toString(ProcessHandle.current().pid()));
-        // The demo's JVM options: C1 only, and Java thread priorities as the OS's where that is allowed.
+        // The demo's JVM options: C1 only, Java thread priorities as the OS's where that is allowed, and
+        // each JVM sized for one core where the machine has fewer cores than the system has JVMs.
         List<String> jvmOptions = new ArrayList<>(List.of(DemoCommand.C1_ONLY));
         jvmOptions.addAll(Jdk17.threadPriorities());
+        jvmOptions.addAll(Jdk17.processorShare());
         Demo.Settings settings = new Demo.Settings(root, dir, addressPrefix, wanMode, 1, 256, jvmOptions, brokerHeapMb,
                 jvmOptions, false, startTimeout,
                 Optional.of(new Demo.TickerService(256, jvmOptions, 42, Integer.MAX_VALUE, 0)));

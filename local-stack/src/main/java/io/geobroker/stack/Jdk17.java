@@ -35,6 +35,34 @@ public final class Jdk17 {
      */
     static final String THREAD_PRIORITIES = "-XX:ThreadPriorityPolicy=1";
 
+    /**
+     * The JVMs of the local system on one machine: a Cassandra node and a Kafka broker per region, a
+     * broker per region, the ticker service and the load generator.
+     */
+    static final int LOCAL_JVMS = 8;
+
+    /** Sizes a JVM as if it had one core of its own ({@link #processorShare}). */
+    static final String ONE_PROCESSOR = "-XX:ActiveProcessorCount=1";
+
+    /**
+     * {@link #ONE_PROCESSOR} where the machine has fewer cores than the local system has JVMs, else
+     * nothing. A JVM sizes itself by the cores it sees: its collector's threads, Netty's event loops
+     * (the Cassandra driver's, Cassandra's own), Cassandra's and the JDK's pools, and whether
+     * java.util.concurrent spins before it parks (it does not on one core). Eight JVMs that each size
+     * themselves for the whole of two cores run more threads and more spins than the cores serve. As
+     * one-core JVMs, in three interleaved pairs at a quarter of the demo's load the machine used
+     * 1.57-1.71 cores instead of 1.72-1.79 and ticker-to-fill p50 was 12-20 ms instead of 18-27; no
+     * difference at a tenth (docs/results.md). Options given after it (the demo's
+     * {@code --stack-jvm-option} and the like) override it.
+     */
+    public static List<String> processorShare() {
+        return processorShare(Runtime.getRuntime().availableProcessors());
+    }
+
+    static List<String> processorShare(int cores) {
+        return cores < LOCAL_JVMS ? List.of(ONE_PROCESSOR) : List.of();
+    }
+
     /** {@link #THREAD_PRIORITIES} when this process runs as root (the JVMs it starts do too), else nothing. */
     public static List<String> threadPriorities() {
         return runsAsRoot() ? List.of(THREAD_PRIORITIES) : List.of();

@@ -56,6 +56,25 @@ class Jdk17Test {
     }
 
     @Test
+    void jvms_are_sized_for_one_core_only_where_the_machine_has_fewer_cores_than_the_system_has_jvms()
+            throws IOException, InterruptedException {
+        assertThat(Jdk17.processorShare(2)).containsExactly("-XX:ActiveProcessorCount=1");
+        assertThat(Jdk17.processorShare(Jdk17.LOCAL_JVMS - 1)).containsExactly("-XX:ActiveProcessorCount=1");
+        assertThat(Jdk17.processorShare(Jdk17.LOCAL_JVMS)).isEmpty();
+        assertThat(Jdk17.processorShare(64)).isEmpty();
+
+        List<String> command = new ArrayList<>(List.of(Jdk17.find().toString(), "-Xmx32m", Jdk17.GC));
+        command.addAll(Jdk17.processorShare(2));
+        command.addAll(List.of("-XX:+PrintFlagsFinal", "-version"));
+        Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(child.getInputStream().readAllBytes());
+
+        assertThat(child.waitFor()).isZero();
+        assertThat(out).as("the JVM takes the option").containsPattern("int ActiveProcessorCount\\s+= 1 ");
+        assertThat(out).as("and sizes its collector for one core").containsPattern("uint ParallelGCThreads\\s+= 1 ");
+    }
+
+    @Test
     void a_jvm_started_with_the_thread_priorities_runs_a_maximum_priority_thread_at_a_raised_os_priority()
             throws IOException, InterruptedException {
         if (!Jdk17.runsAsRoot()) {
