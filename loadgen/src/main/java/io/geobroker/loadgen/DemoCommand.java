@@ -118,7 +118,7 @@ public final class DemoCommand implements Callable<Integer> {
         }
         List<String> jitOptions = switch (jit.toLowerCase()) {
             case "c1-only" -> List.of(C1_ONLY);
-            case "tiered" -> List.of();
+            case "tiered" -> List.of(TIERED);
             default -> throw new CommandLine.ParameterException(spec.commandLine(), "--jit must be c1-only or tiered");
         };
         boolean chaos = options.scenario() == WorkloadOptions.Scenario.CHAOS;
@@ -198,7 +198,13 @@ public final class DemoCommand implements Callable<Integer> {
     }
 
     /** The JIT option of {@code --jit=c1-only}: no C2 compiler. */
-    static final String C1_ONLY = "-XX:TieredStopAtLevel=1";
+    static final String C1_ONLY = Jdk17.C1_ONLY;
+
+    /**
+     * The JIT option of {@code --jit=tiered}: C1 and C2, HotSpot's default, given explicitly because
+     * the local stack's Cassandra and Kafka JVMs otherwise start with C1 only ({@link Jdk17#stackDefaults}).
+     */
+    static final String TIERED = "-XX:TieredStopAtLevel=4";
 
     /** The demo's own options first, so that the user's can override them. */
     private static List<String> concat(List<String> first, List<String> then) {

@@ -90,7 +90,7 @@ final class StackOptions {
     List<String> jitOptions(CommandLine.Model.CommandSpec spec) {
         List<String> options = new ArrayList<>(switch (jit.toLowerCase(Locale.ROOT)) {
             case "c1-only" -> List.of(DemoCommand.C1_ONLY);
-            case "tiered" -> List.<String>of();
+            case "tiered" -> List.of(DemoCommand.TIERED);
             default -> throw usage(spec, "--jit must be c1-only or tiered");
         });
         options.addAll(Jdk17.threadPriorities());

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * Finds the JDK 17 the child JVMs run on. Cassandra 5.0 supports Java 11 and 17 only and fails on
@@ -61,6 +62,36 @@ public final class Jdk17 {
 
     static List<String> processorShare(int cores) {
         return cores < LOCAL_JVMS ? List.of(ONE_PROCESSOR) : List.of();
+    }
+
+    /**
+     * Compiles with C1 only. With C2 as well (tiered, HotSpot's default) a JVM spends seconds of CPU
+     * on its second compiler while it starts and while a load first runs; eight JVMs on two cores
+     * spend minutes (docs/results.md). The demo's {@code --jit} chooses it for the JVMs it starts.
+     */
+    public static final String C1_ONLY = "-XX:TieredStopAtLevel=1";
+
+    /**
+     * The options every Cassandra node and Kafka broker of the local stack starts with, before the
+     * ones its caller gives (a later option wins): {@link #C1_ONLY} and the {@link #processorShare}.
+     * With both, a three-region stack (three Cassandra nodes joining one after the other, three Kafka
+     * brokers) was ready in 61-65 s instead of 93-97 s on a 2-core machine (70.7 s with C1 only,
+     * 87.9 s with the processor share only); the test suite starts a dozen such stacks and restarts
+     * nodes in them.
+     */
+    public static List<String> stackDefaults() {
+        List<String> options = new ArrayList<>();
+        options.add(C1_ONLY);
+        options.addAll(processorShare());
+        return List.copyOf(options);
+    }
+
+    /**
+     * A stack JVM's options: {@link #stackDefaults} and then the caller's, each once (HotSpot takes
+     * the last of two values of an option, so the caller's win).
+     */
+    static List<String> stackOptions(List<String> callerOptions) {
+        return Stream.concat(stackDefaults().stream(), callerOptions.stream()).distinct().toList();
     }
 
     /** {@link #THREAD_PRIORITIES} when this process runs as root (the JVMs it starts do too), else nothing. */

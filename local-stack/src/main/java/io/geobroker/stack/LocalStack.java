@@ -655,6 +655,7 @@ public final class LocalStack implements AutoCloseable {
         long owner = ProcessHandle.current().pid();
         List<String> seeds = config.regionNames().stream()
                 .map(r -> config.nodeAddress(r, 1) + ":" + StackConfig.STORAGE_PORT).toList();
+        List<String> jvmOptions = Jdk17.stackOptions(config.jvmOptions());
         List<CassandraNode> nodes = new ArrayList<>();
         List<KafkaBroker> brokers = new ArrayList<>();
         for (Region region : config.regions(directory)) {
@@ -670,7 +671,7 @@ public final class LocalStack implements AutoCloseable {
             node.configure(seeds, config.cassandraHeapMb());
             // A larger timer slack makes Cassandra's idle pool workers wake less often (see TimerSlack).
             children.add(start(node.name(), node.region(), node.command(java, cassandraClassPath, watchDir, owner,
-                    config.cassandraHeapMb(), config.jvmOptions()), node.logDir(), TimerSlack.CASSANDRA_NANOS));
+                    config.cassandraHeapMb(), jvmOptions), node.logDir(), TimerSlack.CASSANDRA_NANOS));
         }
         List<Child> formats = new ArrayList<>();
         for (KafkaBroker broker : brokers) {
@@ -692,7 +693,7 @@ public final class LocalStack implements AutoCloseable {
         }
         for (KafkaBroker broker : brokers) {
             launch(broker.name(), broker.region(), broker.serverCommand(java, kafkaClassPath, watchDir, owner,
-                    config.kafkaHeapMb(), config.jvmOptions()), broker.logDir());
+                    config.kafkaHeapMb(), jvmOptions), broker.logDir());
         }
         writeState(false, null);
         for (CassandraNode node : nodes) {
@@ -979,7 +980,8 @@ public final class LocalStack implements AutoCloseable {
 
         /**
          * Extra options for every Cassandra node and Kafka broker JVM, after the stack's own (so they
-         * can override them), e.g. {@code -XX:TieredStopAtLevel=1} (default: none).
+         * can override them: {@link Jdk17#stackDefaults}), e.g. {@code -XX:TieredStopAtLevel=4} for C2
+         * as well (default: none).
          */
         public Builder jvmOptions(List<String> jvmOptions) {
             this.jvmOptions = List.copyOf(jvmOptions);

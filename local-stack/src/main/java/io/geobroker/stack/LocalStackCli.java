@@ -40,7 +40,8 @@ public final class LocalStackCli {
         int cassandraHeapMb;
         @Option(names = "--kafka-heap-mb", defaultValue = "256")
         int kafkaHeapMb;
-        @Option(names = "--jvm-option", description = "an extra option for every Cassandra and Kafka JVM (repeatable; "
+        @Option(names = "--jvm-option", description = "an extra option for every Cassandra and Kafka JVM, after the stack's own "
+                + "(C1 only, and -XX:ActiveProcessorCount=1 below 8 cores), so it can override them (repeatable; "
                 + "write --jvm-option=-XX:...)")
         List<String> jvmOptions = List.of();
         @Option(names = "--keyspace", defaultValue = "geobroker")

@@ -10,6 +10,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -72,6 +74,30 @@ class Jdk17Test {
         assertThat(child.waitFor()).isZero();
         assertThat(out).as("the JVM takes the option").containsPattern("int ActiveProcessorCount\\s+= 1 ");
         assertThat(out).as("and sizes its collector for one core").containsPattern("uint ParallelGCThreads\\s+= 1 ");
+    }
+
+    @Test
+    void a_stack_jvm_compiles_with_c1_only_unless_its_caller_says_otherwise() throws IOException, InterruptedException {
+        assertThat(Jdk17.stackOptions(List.of())).startsWith("-XX:TieredStopAtLevel=1")
+                .containsSubsequence(Jdk17.processorShare());
+        assertThat(Jdk17.stackOptions(List.of("-XX:TieredStopAtLevel=1", "-Xss512k")))
+                .as("an option given twice is given once").containsOnlyOnce("-XX:TieredStopAtLevel=1").endsWith("-Xss512k");
+
+        assertThat(tieredStopAtLevel(Jdk17.stackOptions(List.of()))).isEqualTo(1);
+        assertThat(tieredStopAtLevel(Jdk17.stackOptions(List.of("-XX:TieredStopAtLevel=4"))))
+                .as("the caller's option comes last and wins").isEqualTo(4);
+    }
+
+    private static int tieredStopAtLevel(List<String> options) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(Jdk17.find().toString(), "-Xmx32m"));
+        command.addAll(options);
+        command.addAll(List.of("-XX:+PrintFlagsFinal", "-version"));
+        Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(child.getInputStream().readAllBytes());
+        assertThat(child.waitFor()).as(out).isZero();
+        Matcher m = Pattern.compile("intx TieredStopAtLevel\\s+= (\\d+) ").matcher(out);
+        assertThat(m.find()).as(out).isTrue();
+        return Integer.parseInt(m.group(1));
     }
 
     @Test

@@ -42,6 +42,11 @@ class LocalStackLifecycleIT {
         Collection<String> namespaces = state.namespaces().values();
         assertThat(pids).containsKeys("cassandra-sydney-1", "cassandra-nvirginia-1", "kafka-sydney", "kafka-nvirginia");
         assertThat(alive(pids.values())).containsExactlyInAnyOrderElementsOf(pids.values());
+        for (String name : List.of("cassandra-sydney-1", "kafka-nvirginia")) {
+            String cmdline = Files.readString(Path.of("/proc", Long.toString(pids.get(name)), "cmdline"));
+            assertThat(List.of(cmdline.split("\u0000"))).as("%s starts with the stack's own options", name)
+                    .containsAll(Jdk17.stackDefaults());
+        }
 
         LocalStack.stop(dir);
 
