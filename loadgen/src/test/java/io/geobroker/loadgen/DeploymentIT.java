@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.geobroker.domain.Topology;
 import io.geobroker.loadgen.demo.Demo;
 import io.geobroker.loadgen.driver.TickerRateClient;
+import io.geobroker.stack.Jdk17;
 import io.geobroker.stack.WanMode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -46,9 +47,10 @@ class DeploymentIT {
     @BeforeAll
     static void startDeployment() throws Exception {
         Path root = Path.of(System.getProperty("geobroker.root", "..")).toAbsolutePath().normalize();
+        // The brokers and the ticker service compile and size themselves as the stack's JVMs do.
         Demo.Settings settings = new Demo.Settings(root, dir.resolve("deployment"), StackPrefix.offset(7), WanMode.OFF, 1, 256,
-                List.of(), 384, List.of(), false, Duration.ofSeconds(300),
-                Optional.of(new Demo.TickerService(192, List.of(), 42, 10, 0)));
+                List.of(), 384, Jdk17.stackDefaults(), false, Duration.ofSeconds(300),
+                Optional.of(new Demo.TickerService(192, Jdk17.stackDefaults(), 42, 10, 0)));
         deployment = new Demo(settings);
         Topology topology = deployment.start();
         topologyFile = dir.resolve("topology.properties");
