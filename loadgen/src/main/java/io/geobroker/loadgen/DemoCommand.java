@@ -117,8 +117,8 @@ public final class DemoCommand implements Callable<Integer> {
                     + "not negative");
         }
         List<String> jitOptions = switch (jit.toLowerCase()) {
-            case "c1-only" -> List.of(C1_ONLY);
-            case "tiered" -> List.of(TIERED);
+            case "c1-only" -> Jdk17.localSystemOptions(true);
+            case "tiered" -> Jdk17.localSystemOptions(false);
             default -> throw new CommandLine.ParameterException(spec.commandLine(), "--jit must be c1-only or tiered");
         };
         boolean chaos = options.scenario() == WorkloadOptions.Scenario.CHAOS;
@@ -128,7 +128,6 @@ public final class DemoCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
-        jitOptions = concat(concat(jitOptions, Jdk17.threadPriorities()), Jdk17.processorShare());
         List<String> brokerOptions = concat(jitOptions, brokerJvmOptions);
         List<String> tickerOptions = concat(jitOptions, tickerJvmOptions);
         Path root = repositoryRoot();
@@ -199,12 +198,6 @@ public final class DemoCommand implements Callable<Integer> {
 
     /** The JIT option of {@code --jit=c1-only}: no C2 compiler. */
     static final String C1_ONLY = Jdk17.C1_ONLY;
-
-    /**
-     * The JIT option of {@code --jit=tiered}: C1 and C2, HotSpot's default, given explicitly because
-     * the local stack's Cassandra and Kafka JVMs otherwise start with C1 only ({@link Jdk17#stackDefaults}).
-     */
-    static final String TIERED = "-XX:TieredStopAtLevel=4";
 
     /** The demo's own options first, so that the user's can override them. */
     private static List<String> concat(List<String> first, List<String> then) {

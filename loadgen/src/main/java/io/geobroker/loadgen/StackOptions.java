@@ -88,14 +88,11 @@ final class StackOptions {
      * Jdk17#threadPriorities}) and the processor share ({@link Jdk17#processorShare}).
      */
     List<String> jitOptions(CommandLine.Model.CommandSpec spec) {
-        List<String> options = new ArrayList<>(switch (jit.toLowerCase(Locale.ROOT)) {
-            case "c1-only" -> List.of(DemoCommand.C1_ONLY);
-            case "tiered" -> List.of(DemoCommand.TIERED);
+        return switch (jit.toLowerCase(Locale.ROOT)) {
+            case "c1-only" -> Jdk17.localSystemOptions(true);
+            case "tiered" -> Jdk17.localSystemOptions(false);
             default -> throw usage(spec, "--jit must be c1-only or tiered");
-        });
-        options.addAll(Jdk17.threadPriorities());
-        options.addAll(Jdk17.processorShare());
-        return options;
+        };
     }
 
     /** The demo's deployment with these options and the given ticker service (paused until the run sets its rate). */

@@ -108,9 +108,7 @@ public final class UpCommand implements Callable<Integer> {
         Files.writeString(dir.resolve(PID), Long.toString(ProcessHandle.current().pid()));
         // The demo's JVM options: C1 only, Java thread priorities as the OS's where that is allowed, and
         // each JVM sized for one core where the machine has fewer cores than the system has JVMs.
-        List<String> jvmOptions = new ArrayList<>(List.of(DemoCommand.C1_ONLY));
-        jvmOptions.addAll(Jdk17.threadPriorities());
-        jvmOptions.addAll(Jdk17.processorShare());
+        List<String> jvmOptions = Jdk17.localSystemOptions(true);
         Demo.Settings settings = new Demo.Settings(root, dir, addressPrefix, wanMode, 1, 256, jvmOptions, brokerHeapMb,
                 jvmOptions, false, startTimeout,
                 Optional.of(new Demo.TickerService(256, jvmOptions, 42, Integer.MAX_VALUE, 0)));

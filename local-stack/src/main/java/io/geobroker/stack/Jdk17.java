@@ -72,6 +72,25 @@ public final class Jdk17 {
     public static final String C1_ONLY = "-XX:TieredStopAtLevel=1";
 
     /**
+     * C1 and C2 (tiered, HotSpot's default), given explicitly because the local stack's Cassandra and
+     * Kafka JVMs otherwise start with {@link #C1_ONLY} ({@link #stackDefaults}).
+     */
+    public static final String TIERED = "-XX:TieredStopAtLevel=4";
+
+    /**
+     * The options of every JVM of the local system the demo and {@code up} start (Cassandra, Kafka,
+     * the brokers, the ticker service), before any the user adds: the JIT ({@link #C1_ONLY}, or
+     * {@link #TIERED}), the {@link #threadPriorities} and the {@link #processorShare}.
+     */
+    public static List<String> localSystemOptions(boolean c1Only) {
+        List<String> options = new ArrayList<>();
+        options.add(c1Only ? C1_ONLY : TIERED);
+        options.addAll(threadPriorities());
+        options.addAll(processorShare());
+        return List.copyOf(options);
+    }
+
+    /**
      * The options every Cassandra node and Kafka broker of the local stack starts with, before the
      * ones its caller gives (a later option wins): {@link #C1_ONLY} and the {@link #processorShare}.
      * With both, a three-region stack (three Cassandra nodes joining one after the other, three Kafka

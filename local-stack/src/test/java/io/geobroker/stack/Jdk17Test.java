@@ -83,7 +83,11 @@ class Jdk17Test {
         assertThat(Jdk17.stackOptions(List.of("-XX:TieredStopAtLevel=1", "-Xss512k")))
                 .as("an option given twice is given once").containsOnlyOnce("-XX:TieredStopAtLevel=1").endsWith("-Xss512k");
 
+        assertThat(Jdk17.stackOptions(Jdk17.localSystemOptions(false))).as("the demo's --jit=tiered")
+                .containsSubsequence("-XX:TieredStopAtLevel=1", "-XX:TieredStopAtLevel=4");
+
         assertThat(tieredStopAtLevel(Jdk17.stackOptions(List.of()))).isEqualTo(1);
+        assertThat(tieredStopAtLevel(Jdk17.stackOptions(Jdk17.localSystemOptions(false)))).isEqualTo(4);
         assertThat(tieredStopAtLevel(Jdk17.stackOptions(List.of("-XX:TieredStopAtLevel=4"))))
                 .as("the caller's option comes last and wins").isEqualTo(4);
     }
