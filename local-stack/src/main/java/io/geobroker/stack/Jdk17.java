@@ -106,11 +106,18 @@ public final class Jdk17 {
     }
 
     /**
-     * A stack JVM's options: {@link #stackDefaults} and then the caller's, each once (HotSpot takes
-     * the last of two values of an option, so the caller's win).
+     * A stack JVM's options: {@link #stackDefaults} and then the caller's, each once, where it last
+     * appears (HotSpot takes the last of two values of an option, so the caller's win).
      */
     static List<String> stackOptions(List<String> callerOptions) {
-        return Stream.concat(stackDefaults().stream(), callerOptions.stream()).distinct().toList();
+        List<String> all = Stream.concat(stackDefaults().stream(), callerOptions.stream()).toList();
+        List<String> options = new ArrayList<>();
+        for (int i = 0; i < all.size(); i++) {
+            if (all.lastIndexOf(all.get(i)) == i) {
+                options.add(all.get(i));
+            }
+        }
+        return List.copyOf(options);
     }
 
     /** {@link #THREAD_PRIORITIES} when this process runs as root (the JVMs it starts do too), else nothing. */

@@ -90,6 +90,8 @@ class Jdk17Test {
         assertThat(tieredStopAtLevel(Jdk17.stackOptions(Jdk17.localSystemOptions(false)))).isEqualTo(4);
         assertThat(tieredStopAtLevel(Jdk17.stackOptions(List.of("-XX:TieredStopAtLevel=4"))))
                 .as("the caller's option comes last and wins").isEqualTo(4);
+        assertThat(tieredStopAtLevel(Jdk17.stackOptions(List.of("-XX:TieredStopAtLevel=4", "-XX:TieredStopAtLevel=1"))))
+                .as("the demo's --jit=tiered with --stack-jvm-option=-XX:TieredStopAtLevel=1").isEqualTo(1);
     }
 
     private static int tieredStopAtLevel(List<String> options) throws IOException, InterruptedException {
