@@ -5,6 +5,7 @@ import io.geobroker.domain.Topology;
 import io.geobroker.loadgen.demo.Demo;
 import io.geobroker.loadgen.driver.Target;
 import io.geobroker.stack.Jdk17;
+import io.geobroker.stack.LocalStack;
 import io.geobroker.stack.WanMode;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
@@ -50,6 +51,11 @@ final class StackOptions {
     @Option(names = "--wan", defaultValue = "auto", description = "Without --target: auto | on | off, the emulated WAN. "
             + "Default: ${DEFAULT-VALUE}.")
     String wan;
+
+    @Option(names = "--cassandra-heap-mb", defaultValue = "" + LocalStack.DEFAULT_CASSANDRA_HEAP_MB, description = "Without "
+            + "--target: heap of each Cassandra node (from 512 on, half of it for memtables), as the demo's. "
+            + "Default: ${DEFAULT-VALUE}.")
+    int cassandraHeapMb;
 
     @Option(names = "--broker-heap-mb", defaultValue = "512", description = "Without --target: heap of each broker. "
             + "Default: ${DEFAULT-VALUE}.")
@@ -103,20 +109,21 @@ final class StackOptions {
             case "off" -> WanMode.OFF;
             default -> throw usage(spec, "--wan must be auto, on or off");
         };
-        if (brokerHeapMb < 128) {
-            throw usage(spec, "--broker-heap-mb must be at least 128");
+        if (cassandraHeapMb < 128 || brokerHeapMb < 128) {
+            throw usage(spec, "--cassandra-heap-mb and --broker-heap-mb must be at least 128");
         }
         List<String> jitOptions = jitOptions(spec);
         List<String> brokerOptions = new ArrayList<>(jitOptions);
         brokerOptions.addAll(brokerJvmOptions);
         Path root = DemoCommand.repositoryRoot();
-        return new Demo.Settings(root, workDir != null ? workDir : root.resolve(".demo"), addressPrefix(), wanMode, 1, 256,
-                jitOptions, brokerHeapMb, brokerOptions, false, startTimeout, Optional.of(ticker));
+        return new Demo.Settings(root, workDir != null ? workDir : root.resolve(".demo"), addressPrefix(), wanMode, 1,
+                cassandraHeapMb, jitOptions, brokerHeapMb, brokerOptions, false, startTimeout, Optional.of(ticker));
     }
 
     /** The deployment line of a report, for the local system. */
     String deployment(String tickerService) {
-        return "local stack on this machine: one Cassandra 5.0 node per DC (256 MB heap), one Kafka broker per region, one "
+        return "local stack on this machine: one Cassandra 5.0 node per DC (" + cassandraHeapMb + " MB heap), one Kafka "
+                + "broker per region, one "
                 + "broker-service per region (" + brokerHeapMb + " MB heap"
                 + (brokerJvmOptions.isEmpty() ? "" : ", " + String.join(" ", brokerJvmOptions)) + "), " + tickerService
                 + "; JIT: " + ("tiered".equalsIgnoreCase(jit) ? "tiered" : "C1 only in every JVM started");

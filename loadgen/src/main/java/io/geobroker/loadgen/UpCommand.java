@@ -8,6 +8,7 @@ import io.geobroker.domain.Topology;
 import io.geobroker.loadgen.demo.Demo;
 import io.geobroker.loadgen.driver.TickerRateClient;
 import io.geobroker.stack.Jdk17;
+import io.geobroker.stack.LocalStack;
 import io.geobroker.stack.WanMode;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -63,6 +64,10 @@ public final class UpCommand implements Callable<Integer> {
             + "second over all symbols. Default: ${DEFAULT-VALUE}.")
     double tickersPerSecond;
 
+    @Option(names = "--cassandra-heap-mb", defaultValue = "" + LocalStack.DEFAULT_CASSANDRA_HEAP_MB, description = "Heap of "
+            + "each Cassandra node (from 512 on, half of it for memtables), as the demo's. Default: ${DEFAULT-VALUE}.")
+    int cassandraHeapMb;
+
     @Option(names = "--broker-heap-mb", defaultValue = "512", description = "Heap of each broker JVM. Default: ${DEFAULT-VALUE}.")
     int brokerHeapMb;
 
@@ -88,9 +93,9 @@ public final class UpCommand implements Callable<Integer> {
             case "off" -> WanMode.OFF;
             default -> throw new CommandLine.ParameterException(spec.commandLine(), "--wan must be auto, on or off");
         };
-        if (tickersPerSecond < 0 || brokerHeapMb < 128) {
+        if (tickersPerSecond < 0 || cassandraHeapMb < 128 || brokerHeapMb < 128) {
             throw new CommandLine.ParameterException(spec.commandLine(),
-                    "--tickers-per-second must not be negative and --broker-heap-mb at least 128");
+                    "--tickers-per-second must not be negative, --cassandra-heap-mb and --broker-heap-mb at least 128");
         }
         Path root = DemoCommand.repositoryRoot();
         Path dir = (workDir != null ? workDir : root.resolve(".up")).toAbsolutePath();
@@ -109,7 +114,7 @@ public final class UpCommand implements Callable<Integer> {
         // The demo's JVM options: C1 only, Java thread priorities as the OS's where that is allowed, and
         // each JVM sized for one core where the machine has fewer cores than the system has JVMs.
         List<String> jvmOptions = Jdk17.localSystemOptions(true);
-        Demo.Settings settings = new Demo.Settings(root, dir, addressPrefix, wanMode, 1, 256, jvmOptions, brokerHeapMb,
+        Demo.Settings settings = new Demo.Settings(root, dir, addressPrefix, wanMode, 1, cassandraHeapMb, jvmOptions, brokerHeapMb,
                 jvmOptions, false, startTimeout,
                 Optional.of(new Demo.TickerService(256, jvmOptions, 42, Integer.MAX_VALUE, 0)));
         Demo demo = new Demo(settings);

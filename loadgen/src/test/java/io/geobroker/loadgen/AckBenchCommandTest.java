@@ -1,6 +1,8 @@
 package io.geobroker.loadgen;
 
 import io.geobroker.loadgen.ackbench.AckBench;
+import io.geobroker.loadgen.demo.Demo;
+import io.geobroker.stack.LocalStack;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -10,6 +12,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -61,6 +64,24 @@ class AckBenchCommandTest {
     }
 
     @Test
+    void the_local_system_gets_the_demos_cassandra_heap_unless_told_otherwise() {
+        assertThat(localSystem().cassandraHeapMb()).as("the demo's default, with half of it for memtables")
+                .isEqualTo(LocalStack.DEFAULT_CASSANDRA_HEAP_MB).isEqualTo(512);
+        assertThat(localSystem("--cassandra-heap-mb", "768").cassandraHeapMb()).isEqualTo(768);
+        AckBenchCommand command = new AckBenchCommand();
+        new CommandLine(command).parseArgs("--cassandra-heap-mb", "256");
+        assertThat(command.stack.deployment("the ticker service paused"))
+                .contains("one Cassandra 5.0 node per DC (256 MB heap)");
+    }
+
+    private static Demo.Settings localSystem(String... args) {
+        AckBenchCommand command = new AckBenchCommand();
+        CommandLine line = new CommandLine(command);
+        line.parseArgs(args);
+        return command.stack.demoSettings(line.getCommandSpec(), new Demo.TickerService(256, List.of(), 42, 10, 0));
+    }
+
+    @Test
     void bad_options_exit_with_usage_code_2_before_starting_anything() {
         assertThat(Loadgen.execute("ack-bench", "--clients", "0")).isEqualTo(2);
         assertThat(Loadgen.execute("ack-bench", "--clients", "5,abc")).isEqualTo(2);
@@ -68,7 +89,11 @@ class AckBenchCommandTest {
         assertThat(Loadgen.execute("ack-bench", "--orders", "0")).isEqualTo(2);
         assertThat(Loadgen.execute("ack-bench", "--fix-port", "70000")).isEqualTo(2);
         assertThat(Loadgen.execute("ack-bench", "--target", "/no/such/topology.properties")).isEqualTo(2);
+        assertThat(Loadgen.execute("ack-bench", "--cassandra-heap-mb", "64")).isEqualTo(2);
+        assertThat(Loadgen.execute("up", "--cassandra-heap-mb", "64")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("--clients must be numbers of clients")
-                .contains("--protocol must be fix or rest, not smtp").contains("no such file");
+                .contains("--protocol must be fix or rest, not smtp").contains("no such file")
+                .contains("--cassandra-heap-mb and --broker-heap-mb must be at least 128")
+                .contains("--cassandra-heap-mb and --broker-heap-mb at least 128");
     }
 }
