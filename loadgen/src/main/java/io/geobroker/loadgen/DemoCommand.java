@@ -105,22 +105,13 @@ public final class DemoCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         options.workload();
         options.resourceInterval();
-        WanMode wanMode = switch (wan.toLowerCase()) {
-            case "auto" -> WanMode.AUTO;
-            case "on" -> WanMode.ON;
-            case "off" -> WanMode.OFF;
-            default -> throw new CommandLine.ParameterException(spec.commandLine(), "--wan must be auto, on or off");
-        };
+        WanMode wanMode = StackOptions.wanMode(wan, spec);
         if (nodesPerDc < 1 || cassandraHeapMb < 128 || brokerHeapMb < 128 || tickerHeapMb < 64 || tickerLingerMs < 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--nodes-per-dc must be at least 1, "
                     + "--cassandra-heap-mb and --broker-heap-mb at least 128, --ticker-heap-mb at least 64 and --ticker-linger-ms "
                     + "not negative");
         }
-        List<String> jitOptions = switch (jit.toLowerCase()) {
-            case "c1-only" -> Jdk17.localSystemOptions(true);
-            case "tiered" -> Jdk17.localSystemOptions(false);
-            default -> throw new CommandLine.ParameterException(spec.commandLine(), "--jit must be c1-only or tiered");
-        };
+        List<String> jitOptions = StackOptions.jitOptions(jit, spec);
         boolean chaos = options.scenario() == WorkloadOptions.Scenario.CHAOS;
         Optional<ChaosPlan> plan;
         try {

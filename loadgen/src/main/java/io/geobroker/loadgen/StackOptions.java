@@ -94,6 +94,21 @@ final class StackOptions {
      * Jdk17#threadPriorities}) and the processor share ({@link Jdk17#processorShare}).
      */
     List<String> jitOptions(CommandLine.Model.CommandSpec spec) {
+        return jitOptions(jit, spec);
+    }
+
+    /** The emulated WAN of a {@code --wan} value: {@code auto}, {@code on} or {@code off}. */
+    static WanMode wanMode(String wan, CommandLine.Model.CommandSpec spec) {
+        return switch (wan.toLowerCase(Locale.ROOT)) {
+            case "auto" -> WanMode.AUTO;
+            case "on" -> WanMode.ON;
+            case "off" -> WanMode.OFF;
+            default -> throw usage(spec, "--wan must be auto, on or off");
+        };
+    }
+
+    /** The options of a {@code --jit} value ({@code c1-only} or {@code tiered}) for every JVM of the local system. */
+    static List<String> jitOptions(String jit, CommandLine.Model.CommandSpec spec) {
         return switch (jit.toLowerCase(Locale.ROOT)) {
             case "c1-only" -> Jdk17.localSystemOptions(true);
             case "tiered" -> Jdk17.localSystemOptions(false);
@@ -103,12 +118,7 @@ final class StackOptions {
 
     /** The demo's deployment with these options and the given ticker service (paused until the run sets its rate). */
     Demo.Settings demoSettings(CommandLine.Model.CommandSpec spec, Demo.TickerService ticker) {
-        WanMode wanMode = switch (wan.toLowerCase(Locale.ROOT)) {
-            case "auto" -> WanMode.AUTO;
-            case "on" -> WanMode.ON;
-            case "off" -> WanMode.OFF;
-            default -> throw usage(spec, "--wan must be auto, on or off");
-        };
+        WanMode wanMode = wanMode(wan, spec);
         if (cassandraHeapMb < 128 || brokerHeapMb < 128) {
             throw usage(spec, "--cassandra-heap-mb and --broker-heap-mb must be at least 128");
         }

@@ -87,12 +87,7 @@ public final class UpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        WanMode wanMode = switch (wan.toLowerCase()) {
-            case "auto" -> WanMode.AUTO;
-            case "on" -> WanMode.ON;
-            case "off" -> WanMode.OFF;
-            default -> throw new CommandLine.ParameterException(spec.commandLine(), "--wan must be auto, on or off");
-        };
+        WanMode wanMode = StackOptions.wanMode(wan, spec);
         if (tickersPerSecond < 0 || cassandraHeapMb < 128 || brokerHeapMb < 128) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--tickers-per-second must not be negative, --cassandra-heap-mb and --broker-heap-mb at least 128");

@@ -87,7 +87,16 @@ class LoadgenCommandLineTest {
     @Test
     void an_unknown_jit_mode_is_bad_usage_before_anything_starts() {
         assertThat(Loadgen.execute("demo", "--jit=c2")).isEqualTo(2);
+        assertThat(Loadgen.execute("ack-bench", "--jit=c2")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("--jit must be c1-only or tiered");
+    }
+
+    @Test
+    void an_unknown_wan_mode_is_bad_usage_before_anything_starts() {
+        assertThat(Loadgen.execute("demo", "--wan=sideways")).isEqualTo(2);
+        assertThat(Loadgen.execute("up", "--wan=sideways")).isEqualTo(2);
+        assertThat(Loadgen.execute("ack-bench", "--wan=sideways")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--wan must be auto, on or off");
     }
 
     @Test
