@@ -13,7 +13,8 @@ public record DayTradingResult(long transactionNum, String command, String user,
                                long engineMicros, String stockSymbol, String symbol, String price, Long quantity,
                                String amount, Cash cash, List<HoldingView> holdings, List<PendingView> pendingBuys,
                                List<PendingView> pendingSells, List<TriggerView> triggers,
-                               List<TransactionView> transactions, Long triggersFilled, Long commandsLogged, LogLink log) {
+                               List<TransactionView> transactions, Long triggersFilled, Long triggersEndedPartlyFilled,
+                               Long commandsLogged, LogLink log) {
 
     /** The user's cash in the region's currency after the command. */
     public record Cash(String currency, String available, String reserved) {
@@ -60,6 +61,7 @@ public record DayTradingResult(long transactionNum, String command, String user,
         public List<TriggerView> triggers;
         public List<TransactionView> transactions;
         public Long triggersFilled;
+        public Long triggersEndedPartlyFilled;
         public Long commandsLogged;
         public LogLink log;
 
@@ -73,7 +75,7 @@ public record DayTradingResult(long transactionNum, String command, String user,
         public DayTradingResult build() {
             return new DayTradingResult(transactionNum, command, user, error == null, error, engineMicros, stockSymbol,
                     symbol, price, quantity, amount, cash, holdings, pendingBuys, pendingSells, triggers, transactions,
-                    triggersFilled, commandsLogged, log);
+                    triggersFilled, triggersEndedPartlyFilled, commandsLogged, log);
         }
     }
 }

@@ -49,7 +49,7 @@ final class DayTrader {
     /** The stored form. */
     record State(List<Pending> buys, List<Pending> sells, TreeMap<String, Trigger> buyTriggers,
                  TreeMap<String, Trigger> sellTriggers, long triggersFilled, long commandsLogged, TreeSet<String> symbols,
-                 List<Transaction> recent) {
+                 List<Transaction> recent, long triggersEndedPartlyFilled) {
     }
 
     final String customerId;
@@ -61,6 +61,8 @@ final class DayTrader {
     /** The latest transactions, oldest first. */
     final List<Transaction> recent;
     long triggersFilled;
+    /** Triggers whose order had fills when it was cancelled or replaced (re-armed, a new amount, CANCEL_SET_*). */
+    long triggersEndedPartlyFilled;
     long commandsLogged;
 
     DayTrader(String customerId, State state) {
@@ -71,12 +73,14 @@ final class DayTrader {
         this.sellTriggers = state == null ? new TreeMap<>() : state.sellTriggers();
         this.symbols = state == null ? new TreeSet<>() : state.symbols();
         this.triggersFilled = state == null ? 0 : state.triggersFilled();
+        this.triggersEndedPartlyFilled = state == null ? 0 : state.triggersEndedPartlyFilled();
         this.commandsLogged = state == null ? 0 : state.commandsLogged();
         this.recent = state == null || state.recent() == null ? new ArrayList<>() : new ArrayList<>(state.recent());
     }
 
     State state() {
-        return new State(buys, sells, buyTriggers, sellTriggers, triggersFilled, commandsLogged, symbols, recent);
+        return new State(buys, sells, buyTriggers, sellTriggers, triggersFilled, commandsLogged, symbols, recent,
+                triggersEndedPartlyFilled);
     }
 
     void remember(Transaction t) {

@@ -370,6 +370,7 @@ final class DayTrading {
         r.transactions = t.recent.stream().map(x -> new DayTradingResult.TransactionView(x.transactionNum(), x.command(),
                 x.action(), money(x.funds()), x.symbol(), x.shares(), x.atMillis())).toList();
         r.triggersFilled = t.triggersFilled;
+        r.triggersEndedPartlyFilled = t.triggersEndedPartlyFilled;
         r.commandsLogged = t.commandsLogged;
         return null;
     }
@@ -404,9 +405,15 @@ final class DayTrading {
     /**
      * Gives back what a trigger holds: its armed order is cancelled (its reservation released), or
      * a buy's reserved cash released. The trigger itself stays as it is (the caller drops or re-arms it).
+     * An armed order that had fills is counted: its fills stay logged under the trigger's transaction
+     * number, which no longer names a live trigger.
      */
     private void endTrigger(DayTrader t, DayTrader.Trigger trigger, Side side) {
         if (trigger.armed()) {
+            OrderState o = orders.find(trigger.orderId);
+            if (o != null && o.filledQuantity > 0) {
+                t.triggersEndedPartlyFilled++;
+            }
             orders.cancelLive(trigger.orderId);
             trigger.orderId = null;
             trigger.price = null;

@@ -26,6 +26,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -175,6 +177,42 @@ class DayTradingIT {
     }
 
     @Test
+    void anAutomaticBuyReArmedOrCancelledAfterAPartialFillIsCountedAsEndedPartlyFilled() throws Exception {
+        String u = user();
+        quoteAt("TXN", 10_000);
+        List<JsonNode> r = batch("[1] ADD," + u + ",10000.00", "[2] SET_BUY_AMOUNT," + u + ",TXN,1000.00",
+                "[3] SET_BUY_TRIGGER," + u + ",TXN,90.00");
+        assertThat(r).allSatisfy(x -> assertThat(x.path("ok").asBoolean()).as("%s", x).isTrue());
+        assertThat(r.get(2).path("quantity").asLong()).isEqualTo(11);
+
+        exchange.tick("TXN", 8_900, 3);
+        await("3 of the 11 shares filled").atMost(Duration.ofSeconds(15)).until(() -> "PARTIALLY_FILLED".equals(
+                batch("[4] DISPLAY_SUMMARY," + u).get(0).path("triggers").path(0).path("status").asText()));
+        List<JsonNode> reArmed = batch("[5] SET_BUY_TRIGGER," + u + ",TXN,80.00", "[6] DISPLAY_SUMMARY," + u);
+        assertThat(reArmed.get(0).path("ok").asBoolean()).as("%s", reArmed.get(0)).isTrue();
+        JsonNode summary = reArmed.get(1);
+        assertThat(summary.path("triggersFilled").asLong()).isZero();
+        assertThat(summary.path("triggersEndedPartlyFilled").asLong()).isEqualTo(1);
+        assertThat(summary.path("triggers").get(0).path("status").asText()).isEqualTo("OPEN");
+
+        exchange.tick("TXN", 7_900, 2);
+        await("2 shares of the re-armed order filled").atMost(Duration.ofSeconds(15)).until(() -> "PARTIALLY_FILLED"
+                .equals(batch("[7] DISPLAY_SUMMARY," + u).get(0).path("triggers").path(0).path("status").asText()));
+        List<JsonNode> cancelled = batch("[8] CANCEL_SET_BUY," + u + ",TXN", "[9] DISPLAY_SUMMARY," + u);
+        assertThat(cancelled.get(0).path("ok").asBoolean()).as("%s", cancelled.get(0)).isTrue();
+        assertThat(cancelled.get(1).path("triggers")).isEmpty();
+        assertThat(cancelled.get(1).path("triggersFilled").asLong()).isZero();
+        assertThat(cancelled.get(1).path("triggersEndedPartlyFilled").asLong()).isEqualTo(2);
+        assertThat(cancelled.get(1).path("holdings").get(0).path("available").asLong()).isEqualTo(5);
+        assertThat(cancelled.get(1).path("cash").path("reserved").asText()).isEqualTo("0.00");
+
+        // the log's fill events carry the two transaction numbers the summary counts as ended
+        String xml = log(u, null);
+        validate(xml);
+        assertThat(systemEventTransactions(xml)).containsExactly(3L, 5L);
+    }
+
+    @Test
     void aPendingBuyAndAnArmedAutomaticBuyOutliveARestartOfTheBroker() throws Exception {
         String u = user();
         quoteAt("V", 20_000);
@@ -321,6 +359,19 @@ class DayTradingIT {
             total += e.getElementsByTagName("action").item(0).getTextContent().equals("add") ? funds : -funds;
         }
         return total;
+    }
+
+    /** The distinct transaction numbers of the log's systemEvents (an automatic buy or sell's fills), ascending. */
+    private static SortedSet<Long> systemEventTransactions(String xml) throws Exception {
+        var doc = DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                .parse(new org.xml.sax.InputSource(new StringReader(xml)));
+        var list = doc.getElementsByTagName("systemEvent");
+        SortedSet<Long> numbers = new TreeSet<>();
+        for (int i = 0; i < list.getLength(); i++) {
+            var e = (org.w3c.dom.Element) list.item(i);
+            numbers.add(Long.parseLong(e.getElementsByTagName("transactionNum").item(0).getTextContent()));
+        }
+        return numbers;
     }
 
     private static Map<String, Long> sharesOf(String xml) throws Exception {

@@ -9,13 +9,14 @@ import java.util.Map;
 /**
  * What the broker answered for one line of a batch (the fields of the batch endpoint's result the
  * replayer uses). {@code cash} is present after commands that report it, {@code holdings} (symbol to
- * available + reserved shares), {@code triggersFilled} (triggers whose order filled completely) and
- * {@code triggersPartlyFilled} (its triggers still {@code PARTIALLY_FILLED}) after DISPLAY_SUMMARY,
- * {@code log} after DUMPLOG.
+ * available + reserved shares), {@code triggersFilled} (triggers whose order filled completely),
+ * {@code triggersPartlyFilled} (its triggers still {@code PARTIALLY_FILLED}) and
+ * {@code triggersEndedPartlyFilled} (triggers cancelled or replaced after some of their order
+ * filled) after DISPLAY_SUMMARY, {@code log} after DUMPLOG.
  */
 public record CommandResult(long transactionNum, String command, String user, boolean ok, String error, long engineMicros,
                             String stockSymbol, String symbol, Cash cash, Map<String, Long> holdings, Long triggersFilled,
-                            long triggersPartlyFilled, Log log) {
+                            long triggersPartlyFilled, long triggersEndedPartlyFilled, Log log) {
 
     /** A cash balance after the command, in dollars of the region's currency. */
     public record Cash(String currency, BigDecimal available, BigDecimal reserved) {
@@ -47,6 +48,7 @@ public record CommandResult(long transactionNum, String command, String user, bo
                 text(r, "symbol"),
                 cash.isObject() ? new Cash(text(cash, "currency"), decimal(cash, "available"), decimal(cash, "reserved")) : null,
                 holdings, r.path("triggersFilled").isNumber() ? r.path("triggersFilled").asLong() : null, partlyFilled,
+                r.path("triggersEndedPartlyFilled").asLong(0),
                 log.isObject() ? new Log(text(log, "path"), text(log, "user"), text(log, "filename")) : null);
     }
 

@@ -9,14 +9,17 @@ import java.util.TreeSet;
 /**
  * The replay's end-of-run checks, per user of the workload: the log's cash and shares against the
  * final DISPLAY_SUMMARY's totals (available + reserved), and the log's trigger fill events against
- * the summary's {@code triggersFilled}.
+ * the summary's trigger counts.
  */
 public final class Invariants {
 
     private static final int KEPT = 5;
 
-    /** One check over every user: how many users it covered, how many did not match, the first few. */
-    public record Check(String name, String rule, long users, long mismatches, List<String> first) {
+    /**
+     * One check over every user: how many users it covered, how many did not match, the first few,
+     * and what it counted over all users ({@code totals}, empty when the check counts nothing more).
+     */
+    public record Check(String name, String rule, long users, long mismatches, List<String> first, String totals) {
         public Check {
             first = List.copyOf(first);
         }
@@ -26,7 +29,8 @@ public final class Invariants {
         }
 
         public String describe() {
-            return String.format(Locale.ROOT, "%s: %s, %,d users, %s", name, rule, users, holds() ? "holds"
+            return String.format(Locale.ROOT, "%s: %s, %,d users%s, %s", name, rule, users,
+                    totals.isEmpty() ? "" : " (" + totals + ")", holds() ? "holds"
                     : String.format(Locale.ROOT, "%,d mismatch(es), first: %s", mismatches, String.join("; ", first)));
         }
     }
@@ -39,6 +43,10 @@ public final class Invariants {
         Tally cash = new Tally();
         Tally shares = new Tally();
         Tally triggers = new Tally();
+        long fired = 0;
+        long filled = 0;
+        long partlyFilled = 0;
+        long endedPartlyFilled = 0;
         for (Map.Entry<String, CommandResult> e : summaries.entrySet()) {
             String user = e.getKey();
             CommandResult s = e.getValue();
@@ -71,11 +79,19 @@ public final class Invariants {
             }
             if (s == null || !s.ok() || s.triggersFilled() == null) {
                 triggers.mismatch(user + ": no DISPLAY_SUMMARY answer with triggersFilled");
-            } else if (s.triggersFilled() + s.triggersPartlyFilled() != log.triggersFired()) {
+            } else if (s.triggersFilled() + s.triggersPartlyFilled() + s.triggersEndedPartlyFilled()
+                    != log.triggersFired()) {
                 triggers.mismatch(user + ": log " + log.triggersFired() + " trigger(s) with fill events, summary "
-                        + s.triggersFilled() + " filled + " + s.triggersPartlyFilled() + " partly filled");
+                        + s.triggersFilled() + " filled + " + s.triggersPartlyFilled() + " partly filled + "
+                        + s.triggersEndedPartlyFilled() + " ended partly filled");
             } else {
                 triggers.match();
+            }
+            fired += log.triggersFired();
+            if (s != null && s.ok() && s.triggersFilled() != null) {
+                filled += s.triggersFilled();
+                partlyFilled += s.triggersPartlyFilled();
+                endedPartlyFilled += s.triggersEndedPartlyFilled();
             }
         }
         List<Check> checks = new ArrayList<>();
@@ -83,7 +99,9 @@ public final class Invariants {
         checks.add(shares.check("shares", "Σ debugEvent 'shares ±N SYMBOL' = summary holdings available + reserved, "
                 + "per symbol"));
         checks.add(triggers.check("trigger fills", "triggers with fill systemEvents (SET_BUY_TRIGGER/SET_SELL_TRIGGER, "
-                + "distinct transaction numbers) = summary triggersFilled + its triggers still PARTIALLY_FILLED"));
+                + "distinct transaction numbers) = summary triggersFilled + its triggers still PARTIALLY_FILLED "
+                + "+ triggersEndedPartlyFilled", String.format(Locale.ROOT, "log %,d; summaries %,d filled, %,d partly filled, "
+                + "%,d ended partly filled", fired, filled, partlyFilled, endedPartlyFilled)));
         return checks;
     }
 
@@ -105,7 +123,11 @@ public final class Invariants {
         }
 
         Check check(String name, String rule) {
-            return new Check(name, rule, users, mismatches, first);
+            return check(name, rule, "");
+        }
+
+        Check check(String name, String rule, String totals) {
+            return new Check(name, rule, users, mismatches, first, totals);
         }
     }
 }

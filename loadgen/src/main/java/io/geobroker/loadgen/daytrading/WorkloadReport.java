@@ -177,7 +177,8 @@ public record WorkloadReport(String startedAt, String file, String region, Strin
         ArrayNode checks = root.putArray("invariants");
         for (Invariants.Check check : invariants) {
             ArrayNode first = checks.addObject().put("name", check.name()).put("rule", check.rule())
-                    .put("users", check.users()).put("mismatches", check.mismatches()).put("holds", check.holds())
+                    .put("users", check.users()).put("totals", check.totals()).put("mismatches", check.mismatches())
+                    .put("holds", check.holds())
                     .putArray("firstMismatches");
             check.first().forEach(first::add);
         }

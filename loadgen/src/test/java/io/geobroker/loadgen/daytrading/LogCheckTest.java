@@ -113,7 +113,8 @@ class LogCheckTest {
                 + "\"reserved\":0}],\"pendingBuys\":[],\"pendingSells\":[],\"triggers\":[{\"side\":\"BUY\",\"symbol\":\"AAPL\","
                 + "\"stockSymbol\":\"ZUL\",\"amount\":\"10.00\",\"price\":\"5.00\",\"orderId\":\"x\","
                 + "\"status\":\"PARTIALLY_FILLED\"},{\"side\":\"SELL\",\"symbol\":\"AAPL\",\"stockSymbol\":\"ZUL\","
-                + "\"amount\":\"10.00\",\"status\":\"AMOUNT_SET\"}],\"triggersFilled\":3,\"commandsLogged\":40}";
+                + "\"amount\":\"10.00\",\"status\":\"AMOUNT_SET\"}],\"triggersFilled\":3,\"triggersEndedPartlyFilled\":2,"
+                + "\"commandsLogged\":40}";
         CommandResult r = CommandResult.of(new com.fasterxml.jackson.databind.ObjectMapper().readTree(json));
         assertThat(r.ok()).isTrue();
         assertThat(r.error()).isNull();
@@ -121,14 +122,20 @@ class LogCheckTest {
         assertThat(r.holdings()).containsExactly(Map.entry("AAPL", 3L), Map.entry("MSFT", 0L));
         assertThat(r.triggersFilled()).isEqualTo(3);
         assertThat(r.triggersPartlyFilled()).isEqualTo(1);
+        assertThat(r.triggersEndedPartlyFilled()).isEqualTo(2);
         assertThat(r.log()).isNull();
     }
 
     private static CommandResult summary(String user, String available, String reserved, Map<String, Long> holdings,
                                          long triggersFilled) {
+        return summary(user, available, reserved, holdings, triggersFilled, 0);
+    }
+
+    private static CommandResult summary(String user, String available, String reserved, Map<String, Long> holdings,
+                                         long triggersFilled, long endedPartlyFilled) {
         return new CommandResult(100, "DISPLAY_SUMMARY", user, true, null, 5, null, null,
                 new CommandResult.Cash("USD", new BigDecimal(available), new BigDecimal(reserved)), holdings, triggersFilled, 0,
-                null);
+                endedPartlyFilled, null);
     }
 
     @Test
@@ -154,7 +161,22 @@ class LogCheckTest {
                 "p-b: no DISPLAY_SUMMARY answer with cash");
         assertThat(checks.get(1).first().get(0)).isEqualTo("p-a: AAPL log 1, summary 2");
         assertThat(checks.get(2).first().get(0)).isEqualTo("p-a: log 1 trigger(s) with fill events, summary 2 filled + 0 "
-                + "partly filled");
+                + "partly filled + 0 ended partly filled");
         assertThat(checks.get(0).describe()).contains("2 mismatch(es)");
+    }
+
+    @Test
+    void a_trigger_cancelled_or_re_armed_after_a_partial_fill_counts_as_one_with_fill_events() throws Exception {
+        Map<String, CommandResult> summaries = new LinkedHashMap<>();
+        summaries.put("p-a", summary("p-a", "81.00", "10.00", Map.of("AAPL", 1L), 0, 1));
+        summaries.put("p-b", summary("p-b", "0.00", "0.00", Map.of(), 0, 1));
+        List<Invariants.Check> checks = Invariants.check(ledger(), summaries);
+        assertThat(checks.get(2).mismatches()).as("p-a's one trigger with fills ended partly filled; p-b has none")
+                .isEqualTo(1);
+        assertThat(checks.get(2).first()).containsExactly("p-b: log 0 trigger(s) with fill events, summary 0 filled + 0 "
+                + "partly filled + 1 ended partly filled");
+        assertThat(checks.get(2).totals()).isEqualTo("log 1; summaries 0 filled, 0 partly filled, 2 ended partly filled");
+        assertThat(checks.get(2).describe()).contains("2 users (log 1; summaries");
+        assertThat(checks.get(0).totals()).isEmpty();
     }
 }

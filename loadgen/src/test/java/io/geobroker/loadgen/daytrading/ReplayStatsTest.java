@@ -12,7 +12,7 @@ class ReplayStatsTest {
     private static CommandResult result(WorkloadLine line, boolean ok, String error, String stockSymbol, String symbol,
                                         long engineMicros) {
         return new CommandResult(line.transactionNum(), line.command(), line.user(), ok, error, engineMicros, stockSymbol,
-                symbol, null, null, null, 0, null);
+                symbol, null, null, null, 0, 0, null);
     }
 
     @Test
