@@ -22,7 +22,8 @@ final class DayTrader {
     /**
      * An automatic buy or sell. Before it is armed a buy holds {@code reserved} cash; once armed
      * ({@code price} set) its limit order {@code orderId} holds what it needs, and it ends when that
-     * order is filled or the trigger is cancelled.
+     * order is filled, the trigger is cancelled, or the customer cancels that order
+     * (REST, FIX, the web page).
      */
     static final class Trigger {
         public String symbol;
@@ -61,7 +62,10 @@ final class DayTrader {
     /** The latest transactions, oldest first. */
     final List<Transaction> recent;
     long triggersFilled;
-    /** Triggers whose order had fills when it was cancelled or replaced (re-armed, a new amount, CANCEL_SET_*). */
+    /**
+     * Triggers whose order had fills when it was cancelled or replaced (re-armed, a new amount,
+     * CANCEL_SET_*, or the order cancelled by its customer outside day trading).
+     */
     long triggersEndedPartlyFilled;
     long commandsLogged;
 

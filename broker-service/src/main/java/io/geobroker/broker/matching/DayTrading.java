@@ -82,7 +82,17 @@ final class DayTrading {
         this.clock = clock;
         this.region = region;
         this.signer = newSigner();
-        orders.onTriggerFills(this::onTriggerFill);
+        orders.onTriggerOrders(new OrderLifecycle.TriggerOrders() {
+            @Override
+            public void onFill(OrderState order, long quantity, long price) {
+                onTriggerFill(order, quantity, price);
+            }
+
+            @Override
+            public void onCancelled(OrderState order) {
+                onTriggerOrderCancelled(order);
+            }
+        });
     }
 
     /** Applies a batch in order; its answers wait in the group for its commit. */
@@ -451,6 +461,28 @@ final class DayTrading {
             (o.side == Side.BUY ? t.buyTriggers : t.sellTriggers).values().remove(trigger);
             t.triggersFilled++;
         }
+        changed(t);
+    }
+
+    /**
+     * An automatic buy's or sell's order cancelled by the customer outside day trading (REST, FIX,
+     * the web page) ends the trigger, as CANCEL_SET_BUY or CANCEL_SET_SELL would: the order's
+     * cancellation has already given back what it reserved, and fills it had are counted as ended.
+     */
+    private void onTriggerOrderCancelled(OrderState o) {
+        DayTrader t = trader(o.customerId);
+        DayTrader.Trigger trigger = t.triggerOf(o.id);
+        if (trigger == null) {
+            return;
+        }
+        (o.side == Side.BUY ? t.buyTriggers : t.sellTriggers).values().remove(trigger);
+        if (o.filledQuantity > 0) {
+            t.triggersEndedPartlyFilled++;
+        }
+        event(t.customerId, trigger.transactionNum, "debugEvent",
+                o.side == Side.BUY ? DtCommand.CANCEL_SET_BUY : DtCommand.CANCEL_SET_SELL, trigger.stockSymbol, null,
+                null, null, null, null, null, "automatic " + (o.side == Side.BUY ? "buy" : "sell") + " of "
+                        + trigger.stockSymbol + " ended: its order " + o.id + " was cancelled outside day trading");
         changed(t);
     }
 

@@ -55,14 +55,23 @@ final class OrderLifecycle {
         }
     };
     private volatile int resting;
-    /** Told of every fill of a day-trading automatic buy or sell (its client order id starts with {@link #TRIGGER_PREFIX}). */
-    private TriggerFills triggerFills = (o, quantity, price) -> { };
+    /**
+     * Told of every fill of a day-trading automatic buy's or sell's order (its client order id starts
+     * with {@link #TRIGGER_PREFIX}), and of such an order cancelled by its customer's own request.
+     */
+    private TriggerOrders triggerOrders = new TriggerOrders() {
+    };
 
     /** Client order ids of the limit orders that execute day-trading automatic buys and sells start with this. */
     static final String TRIGGER_PREFIX = "dt-t-";
 
-    interface TriggerFills {
-        void onFill(OrderState order, long quantity, long price);
+    interface TriggerOrders {
+        default void onFill(OrderState order, long quantity, long price) {
+        }
+
+        /** The order was cancelled through the REST API, FIX or the web page, not by a day-trading command. */
+        default void onCancelled(OrderState order) {
+        }
     }
 
     OrderLifecycle(Map<String, SymbolState> symbols, Accounts accounts, Group group, EngineStore store,
@@ -80,8 +89,8 @@ final class OrderLifecycle {
         this.stopProtectionBps = stopProtectionBps;
     }
 
-    void onTriggerFills(TriggerFills listener) {
-        this.triggerFills = listener;
+    void onTriggerOrders(TriggerOrders listener) {
+        this.triggerOrders = listener;
     }
 
     /** Orders resting in the books (read by the metrics thread). */
@@ -269,6 +278,9 @@ final class OrderLifecycle {
         }
         symbols.get(o.symbol).book.remove(o);
         finish(o, OrderStatus.CANCELLED);
+        if (isTriggerOrder(o)) {
+            triggerOrders.onCancelled(o);
+        }
         group.completions.add(() -> c.result().complete(
                 new Outcomes.Cancellation(Outcomes.CancelResult.CANCELLED, o.snapshot())));
     }
@@ -433,9 +445,13 @@ final class OrderLifecycle {
                 o.filledQuantity, o.filledNotional));
         group.fillSymbols.merge(s, tickerSequence, Math::min);
         group.symbols.add(s);
-        if (o.clientOrderId != null && o.clientOrderId.startsWith(TRIGGER_PREFIX)) {
-            triggerFills.onFill(o, quantity, price);
+        if (isTriggerOrder(o)) {
+            triggerOrders.onFill(o, quantity, price);
         }
+    }
+
+    private static boolean isTriggerOrder(OrderState o) {
+        return o.clientOrderId != null && o.clientOrderId.startsWith(TRIGGER_PREFIX);
     }
 
     /** Ends a live order (cancel or expiry) and gives back what it still reserves. */

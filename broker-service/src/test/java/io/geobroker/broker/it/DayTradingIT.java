@@ -176,18 +176,25 @@ class DayTradingIT {
                 .contains("<debugMessage>shares +2 GS</debugMessage>");
     }
 
+    /**
+     * Transactions 1-4 of user {@code u}: 10,000.00 added, an automatic buy of 1,000.00 of the symbol
+     * armed at 90.00 (11 shares), and a ticker at 89.00 of volume {@code filled} that fills part of it.
+     */
+    private void armedAt90AndPartlyFilled(String u, String symbol, long filled) {
+        quoteAt(symbol, 10_000);
+        List<JsonNode> r = batch("[1] ADD," + u + ",10000.00", "[2] SET_BUY_AMOUNT," + u + "," + symbol + ",1000.00",
+                "[3] SET_BUY_TRIGGER," + u + "," + symbol + ",90.00");
+        assertThat(r).allSatisfy(x -> assertThat(x.path("ok").asBoolean()).as("%s", x).isTrue());
+        assertThat(r.get(2).path("quantity").asLong()).isEqualTo(11);
+        exchange.tick(symbol, 8_900, filled);
+        await(filled + " of the 11 shares filled").atMost(Duration.ofSeconds(15)).until(() -> "PARTIALLY_FILLED".equals(
+                batch("[4] DISPLAY_SUMMARY," + u).get(0).path("triggers").path(0).path("status").asText()));
+    }
+
     @Test
     void anAutomaticBuyReArmedOrCancelledAfterAPartialFillIsCountedAsEndedPartlyFilled() throws Exception {
         String u = user();
-        quoteAt("TXN", 10_000);
-        List<JsonNode> r = batch("[1] ADD," + u + ",10000.00", "[2] SET_BUY_AMOUNT," + u + ",TXN,1000.00",
-                "[3] SET_BUY_TRIGGER," + u + ",TXN,90.00");
-        assertThat(r).allSatisfy(x -> assertThat(x.path("ok").asBoolean()).as("%s", x).isTrue());
-        assertThat(r.get(2).path("quantity").asLong()).isEqualTo(11);
-
-        exchange.tick("TXN", 8_900, 3);
-        await("3 of the 11 shares filled").atMost(Duration.ofSeconds(15)).until(() -> "PARTIALLY_FILLED".equals(
-                batch("[4] DISPLAY_SUMMARY," + u).get(0).path("triggers").path(0).path("status").asText()));
+        armedAt90AndPartlyFilled(u, "TXN", 3);
         List<JsonNode> reArmed = batch("[5] SET_BUY_TRIGGER," + u + ",TXN,80.00", "[6] DISPLAY_SUMMARY," + u);
         assertThat(reArmed.get(0).path("ok").asBoolean()).as("%s", reArmed.get(0)).isTrue();
         JsonNode summary = reArmed.get(1);
@@ -210,6 +217,45 @@ class DayTradingIT {
         String xml = log(u, null);
         validate(xml);
         assertThat(systemEventTransactions(xml)).containsExactly(3L, 5L);
+    }
+
+    @Test
+    void anAutomaticBuyOrSellWhoseOrderTheCustomerCancelsOverRestEnds() throws Exception {
+        String u = user();
+        String token = api.customer(u);
+        armedAt90AndPartlyFilled(u, "AMD", 4);
+        String buyOrder = batch("[5] DISPLAY_SUMMARY," + u).get(0).path("triggers").path(0).path("orderId").asText();
+        BrokerApi.Response cancelled = api.cancel(token, buyOrder);
+        assertThat(cancelled.status()).as("%s", cancelled).isEqualTo(200);
+        assertThat(cancelled.text("status")).isEqualTo("CANCELLED");
+
+        List<JsonNode> after = batch("[6] DISPLAY_SUMMARY," + u, "[7] CANCEL_SET_BUY," + u + ",AMD");
+        JsonNode summary = after.get(0);
+        assertThat(summary.path("triggers")).isEmpty();
+        assertThat(summary.path("triggersFilled").asLong()).isZero();
+        assertThat(summary.path("triggersEndedPartlyFilled").asLong()).isEqualTo(1);
+        assertThat(summary.path("holdings").get(0).path("available").asLong()).isEqualTo(4);
+        assertThat(summary.path("cash").path("available").asText()).isEqualTo("9644.00");
+        assertThat(summary.path("cash").path("reserved").asText()).isEqualTo("0.00");
+        assertThat(after.get(1).path("error").asText()).contains("no automatic buy of AMD");
+
+        // an automatic sell of the 4 shares, armed and cancelled before any fill: it ends, nothing counted
+        List<JsonNode> sell = batch("[8] SET_SELL_AMOUNT," + u + ",AMD,400.00",
+                "[9] SET_SELL_TRIGGER," + u + ",AMD,100.00");
+        assertThat(sell).allSatisfy(x -> assertThat(x.path("ok").asBoolean()).as("%s", x).isTrue());
+        assertThat(sell.get(1).path("quantity").asLong()).isEqualTo(4);
+        String sellOrder = batch("[10] DISPLAY_SUMMARY," + u).get(0).path("triggers").path(0).path("orderId").asText();
+        assertThat(api.cancel(token, sellOrder).status()).isEqualTo(200);
+        JsonNode last = batch("[11] DISPLAY_SUMMARY," + u).get(0);
+        assertThat(last.path("triggers")).isEmpty();
+        assertThat(last.path("triggersEndedPartlyFilled").asLong()).isEqualTo(1);
+        assertThat(last.path("holdings").get(0).path("available").asLong()).isEqualTo(4);
+        assertThat(last.path("holdings").get(0).path("reserved").asLong()).isZero();
+
+        String xml = log(u, null);
+        validate(xml);
+        assertThat(systemEventTransactions(xml)).containsExactly(3L);
+        assertThat(xml).contains("automatic buy of AMD ended").contains("automatic sell of AMD ended");
     }
 
     @Test
