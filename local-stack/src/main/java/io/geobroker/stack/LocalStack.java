@@ -812,8 +812,9 @@ public final class LocalStack implements AutoCloseable {
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         try {
-            return new Child(name, timerSlackNanos > 0 ? TimerSlack.start(pb, timerSlackNanos) : pb.start(), log, region,
-                    List.copyOf(command), timerSlackNanos);
+            Process process = timerSlackNanos > 0 ? TimerSlack.start(pb, timerSlackNanos) : pb.start();
+            PausePriority.watch(process.toHandle());
+            return new Child(name, process, log, region, List.copyOf(command), timerSlackNanos);
         } catch (IOException e) {
             throw new StackException("cannot start " + name + ": " + e.getMessage(), e);
         }

@@ -1,5 +1,7 @@
 package io.geobroker.loadgen.demo;
 
+import io.geobroker.stack.PausePriority;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -29,7 +31,9 @@ final class ServiceProcess {
     static ServiceProcess start(String name, ProcessBuilder builder, Path log) throws IOException {
         Files.createDirectories(log.getParent());
         builder.redirectErrorStream(true).redirectOutput(log.toFile());
-        return new ServiceProcess(name, builder, builder.start(), log);
+        Process process = builder.start();
+        PausePriority.watch(process.toHandle());
+        return new ServiceProcess(name, builder, process, log);
     }
 
     /** SIGKILL, as a crash would, and waits until the process is gone. */
@@ -47,6 +51,7 @@ final class ServiceProcess {
         }
         builder.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         process = builder.start();
+        PausePriority.watch(process.toHandle());
     }
 
     String name() {
