@@ -131,15 +131,20 @@ public final class ChaosRun {
     }
 
     /**
-     * Waits until every order placed during the cut has reached every region: each region shows it
-     * (not PENDING) at least as far along as its home region showed it one read before. Under load
-     * the cut's resting orders go on filling after the heal, and a region's orders are read seconds
-     * after the other's, so asking for equal states in one pass asked for a pause in the fills; a
-     * region's later read that has every change its home had made by the earlier read has caught up.
-     * An order that has caught up stays so (a region loses no write), so once few are left
+     * Waits until every order placed during the cut has reached every region, by either of two
+     * readings of one pass: every region shows it in the same state (status and filled quantity, not
+     * PENDING), or each region shows it (not PENDING) at least as far along as its home region showed
+     * it one read before. Under load the cut's resting orders go on filling after the heal, and a
+     * region's orders are read seconds after the other's, so equal states in one pass alone would ask
+     * for a pause in the fills; a region's later read that has every change its home had made by the
+     * earlier read has caught up. Equal states count from the first read on: with the earlier read
+     * alone, every order the home had not listed yet in it (the cut's inbox orders) was apart for one
+     * more read, and a read takes seconds at three nodes per DC after a heal.
+     * An order that has caught up stays so (a region loses no write), so after the first read only the
+     * customers with orders still apart are listed again, and once few orders are left
      * ({@link #READ_BY_ID}) only they are read again, each by its id, instead of every order since the
      * cut in both regions (11 s a read at three nodes per DC): the wait then ends within seconds of the
-     * last one catching up. The time is that of the later read's end.
+     * last one catching up. The time is that of the agreeing read's end.
      */
     private long agreement(DeploymentReader reader, long fromMillis, long toMillis, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
@@ -152,10 +157,11 @@ public final class ChaosRun {
                 long readStart = System.nanoTime();
                 Map<String, Map<String, OrderView>> now;
                 boolean byId = left != null && left.size() <= READ_BY_ID;
+                Set<String> customers = left == null ? null : new TreeSet<>(left.values());
                 if (!byId) {
                     now = new LinkedHashMap<>();
                     for (Map.Entry<String, Map<String, OrderView>> region
-                            : reader.ordersSince(originEpochMillis + fromMillis).entrySet()) {
+                            : reader.ordersSince(originEpochMillis + fromMillis, customers).entrySet()) {
                         now.put(region.getKey(), region.getValue().values().stream()
                                 .filter(o -> o.placedAtMillis() <= originEpochMillis + toMillis)
                                 .collect(Collectors.toMap(OrderView::orderId, o -> o)));
@@ -164,19 +170,18 @@ public final class ChaosRun {
                     now = reader.ordersByIds(left);
                 }
                 double readSeconds = (System.nanoTime() - readStart) / 1e9;
-                if (before != null) {
-                    Map<String, String> behind = behind(byId ? only(before, left.keySet()) : before, now);
-                    if (behind.isEmpty()) {
-                        return toMillis + (System.nanoTime() - restored) / 1_000_000;
-                    }
-                    left = customersOf(behind.keySet(), before, now);
-                    if (System.nanoTime() >= nextNote) {
-                        nextNote = System.nanoTime() + NOTE_EVERY.toNanos();
-                        List<String> examples = behind.values().stream().limit(3).toList();
-                        System.err.printf(Locale.ROOT, "chaos: %.0f s after the heal (the last read: %.1f s), "
-                                        + "%d order(s) of the cut not yet everywhere as their home had them, e.g. %s%n",
-                                (System.nanoTime() - restored) / 1e9, readSeconds, behind.size(), String.join("; ", examples));
-                    }
+                Map<String, String> behind = behind(byId ? only(before, left.keySet())
+                        : customers == null ? before : ofCustomers(before, customers), now);
+                if (behind.isEmpty()) {
+                    return toMillis + (System.nanoTime() - restored) / 1_000_000;
+                }
+                left = customersOf(behind.keySet(), before, now);
+                if (System.nanoTime() >= nextNote) {
+                    nextNote = System.nanoTime() + NOTE_EVERY.toNanos();
+                    List<String> examples = behind.values().stream().limit(3).toList();
+                    System.err.printf(Locale.ROOT, "chaos: %.0f s after the heal (the last read: %.1f s), "
+                                    + "%d order(s) of the cut not yet everywhere as their home had them, e.g. %s%n",
+                            (System.nanoTime() - restored) / 1e9, readSeconds, behind.size(), String.join("; ", examples));
                 }
                 before = now;
             } catch (IOException e) {
@@ -195,11 +200,19 @@ public final class ChaosRun {
         return kept;
     }
 
-    /** The customer of each order id, as any region showed the order in either read. */
+    /** Each region's orders of {@code orders} placed by one of the {@code customers}. */
+    static Map<String, Map<String, OrderView>> ofCustomers(Map<String, Map<String, OrderView>> orders, Set<String> customers) {
+        Map<String, Map<String, OrderView>> kept = new LinkedHashMap<>();
+        orders.forEach((region, m) -> kept.put(region, m.values().stream().filter(o -> customers.contains(o.customerId()))
+                .collect(Collectors.toMap(OrderView::orderId, o -> o))));
+        return kept;
+    }
+
+    /** The customer of each order id, as any region showed the order in either read ({@code before} may be null). */
     static Map<String, String> customersOf(Set<String> ids, Map<String, Map<String, OrderView>> before,
                                            Map<String, Map<String, OrderView>> now) {
         Map<String, String> customers = new LinkedHashMap<>();
-        for (Map<String, Map<String, OrderView>> read : List.of(now, before)) {
+        for (Map<String, Map<String, OrderView>> read : before == null ? List.of(now) : List.of(now, before)) {
             read.values().forEach(m -> m.values().forEach(o -> {
                 if (ids.contains(o.orderId())) {
                     customers.putIfAbsent(o.orderId(), o.customerId());
@@ -210,18 +223,22 @@ public final class ChaosRun {
     }
 
     /**
-     * The orders of {@code before} or {@code now} that some region in {@code now} does not show as far
-     * along as their home region showed them in {@code before} (absent there, PENDING, fewer shares
-     * filled, an earlier status, or another end), by order id, each as "id: home state, then region state, ...".
-     * An order its home did not show yet, or showed PENDING, is behind too.
+     * The orders of {@code before} or {@code now} that have not reached every region, by order id,
+     * each as "id: home state, then region state, ...". An order has reached every region when each
+     * region in {@code now} shows it in the same state, not PENDING ({@link #sameEverywhere}), or as
+     * far along as its home region showed it in {@code before} (absent there, PENDING, fewer shares
+     * filled, an earlier status, or another end are behind; an order its home did not show yet, or
+     * showed PENDING, is behind by this reading). {@code before} is null at the first read.
      */
     static Map<String, String> behind(Map<String, Map<String, OrderView>> before, Map<String, Map<String, OrderView>> now) {
         Set<String> all = new TreeSet<>();
-        before.values().forEach(m -> all.addAll(m.keySet()));
+        if (before != null) {
+            before.values().forEach(m -> all.addAll(m.keySet()));
+        }
         now.values().forEach(m -> all.addAll(m.keySet()));
         Map<String, String> behind = new LinkedHashMap<>();
         for (String id : all) {
-            OrderView home = homeView(before, id);
+            OrderView home = before == null ? null : homeView(before, id);
             boolean caughtUp = home != null && !home.status().equals("PENDING");
             StringBuilder line = new StringBuilder(id).append(": home ").append(home == null ? "none" : home.state())
                     .append(", then");
@@ -230,11 +247,28 @@ public final class ChaosRun {
                 caughtUp &= o != null && home != null && atLeast(o, home);
                 line.append(' ').append(region.getKey()).append(' ').append(o == null ? "none" : o.state());
             }
-            if (!caughtUp) {
+            if (!caughtUp && !sameEverywhere(now, id)) {
                 behind.put(id, line.toString());
             }
         }
         return behind;
+    }
+
+    /**
+     * Whether every region of one read shows the order, in a status this load generator knows other
+     * than PENDING (its home has taken it), with the same status and filled quantity.
+     */
+    static boolean sameEverywhere(Map<String, Map<String, OrderView>> read, String id) {
+        String state = null;
+        for (Map<String, OrderView> region : read.values()) {
+            OrderView o = region.get(id);
+            OrderStatus status = o == null ? null : status(o);
+            if (status == null || status == OrderStatus.PENDING || (state != null && !state.equals(o.state()))) {
+                return false;
+            }
+            state = o.state();
+        }
+        return state != null;
     }
 
     private static OrderView homeView(Map<String, Map<String, OrderView>> orders, String id) {

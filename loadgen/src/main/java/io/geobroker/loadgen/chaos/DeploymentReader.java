@@ -147,19 +147,30 @@ public final class DeploymentReader {
 
     /** Per region, the customers' orders placed at or after {@code sinceMillis} (epoch), read newest first. */
     public Map<String, Map<String, OrderView>> ordersSince(long sinceMillis) throws InterruptedException, IOException {
+        return ordersSince(sinceMillis, null);
+    }
+
+    /**
+     * Per region, the orders placed at or after {@code sinceMillis} (epoch) of the customers whose ids
+     * are {@code customerIds} (null: every customer), read newest first.
+     */
+    public Map<String, Map<String, OrderView>> ordersSince(long sinceMillis, Set<String> customerIds)
+            throws InterruptedException, IOException {
+        List<Driver.Customer> listed = customers.stream()
+                .filter(c -> customerIds == null || customerIds.contains(c.id())).toList();
         List<Callable<Map<String, OrderView>>> listings = new ArrayList<>();
         for (String region : brokerUrls.keySet()) {
-            for (Driver.Customer c : customers) {
+            for (Driver.Customer c : listed) {
                 listings.add(() -> orders(region, c, sinceMillis, RECENT_PAGE_SIZE));
             }
         }
-        List<Map<String, OrderView>> listed = readAll(listings);
+        List<Map<String, OrderView>> read = readAll(listings);
         Map<String, Map<String, OrderView>> all = new LinkedHashMap<>();
         int i = 0;
         for (String region : brokerUrls.keySet()) {
             Map<String, OrderView> regionOrders = new LinkedHashMap<>();
-            for (int c = 0; c < customers.size(); c++) {
-                regionOrders.putAll(listed.get(i++));
+            for (int c = 0; c < listed.size(); c++) {
+                regionOrders.putAll(read.get(i++));
             }
             all.put(region, regionOrders);
         }

@@ -162,7 +162,8 @@ public final class FaultRunner {
         long agreed = sameState.awaitAgreement(start, end, plan.serveTimeout());
         add("wan", a + "-" + b, String.format(Locale.ROOT, "link %s-%s cut for %.1f s, then restored", a, b,
                 (end - start) / 1000.0), start, end, agreed,
-                "every order placed during the cut in both regions as far along (status, filled quantity) as its home had it a read before");
+                "every order placed during the cut taken by its home and, in one read, in the same state (status, filled quantity) "
+                        + "in every region or as far along as its home had it a read before");
     }
 
     private String lastNodeOf(String region) {

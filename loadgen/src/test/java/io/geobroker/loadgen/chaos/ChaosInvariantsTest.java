@@ -188,6 +188,37 @@ class ChaosInvariantsTest {
     }
 
     @Test
+    void an_order_every_region_shows_in_the_same_state_in_one_read_has_reached_them_from_the_first_read_on() {
+        Map<String, Map<String, OrderView>> first = new LinkedHashMap<>();
+        first.put("sydney", Map.of("o1", order("o1", "BUY", "OPEN", 5, 0), "o2", order("o2", "BUY", "PENDING", 5, 0),
+                "o3", order("o3", "BUY", "OPEN", 5, 0), "o4", order("o4", "BUY", "PENDING", 5, 0),
+                "o5", order("o5", "BUY", "", 5, 0)));
+        first.put("nvirginia", Map.of("o1", order("o1", "BUY", "OPEN", 5, 0), "o3", order("o3", "BUY", "FILLED", 5, 5),
+                "o4", order("o4", "BUY", "PENDING", 5, 0), "o5", order("o5", "BUY", "", 5, 0)));
+        Map<String, String> apart = ChaosRun.behind(null, first);
+        assertThat(apart).as("o1 is the same everywhere; o2 is not at its home yet, o3 filled at home only, "
+                        + "o4 not taken by its home, o5 in a status not read")
+                .containsOnlyKeys("o2", "o3", "o4", "o5");
+        assertThat(apart.get("o3")).isEqualTo("o3: home none, then sydney OPEN 0/5 nvirginia FILLED 5/5");
+        assertThat(ChaosRun.customersOf(apart.keySet(), null, first)).containsOnlyKeys("o2", "o3", "o4", "o5");
+        assertThat(ChaosRun.ofCustomers(first, Set.of("run-c1")).get("nvirginia")).hasSize(4);
+        assertThat(ChaosRun.ofCustomers(first, Set.of("run-c2")).get("sydney")).as("only the customers listed again")
+                .isEmpty();
+
+        Map<String, Map<String, OrderView>> next = new LinkedHashMap<>();
+        next.put("sydney", Map.of("o1", order("o1", "BUY", "OPEN", 5, 0), "o2", order("o2", "BUY", "PARTIALLY_FILLED", 5, 2)));
+        next.put("nvirginia", Map.of("o1", order("o1", "BUY", "PARTIALLY_FILLED", 5, 3),
+                "o2", order("o2", "BUY", "PARTIALLY_FILLED", 5, 2)));
+        assertThat(ChaosRun.behind(null, next)).as("a fill between two regions' reads parts them")
+                .containsOnlyKeys("o1");
+        Map<String, Map<String, OrderView>> earlier = new LinkedHashMap<>();
+        earlier.put("sydney", Map.of("o1", order("o1", "BUY", "OPEN", 5, 0)));
+        earlier.put("nvirginia", Map.of("o1", order("o1", "BUY", "OPEN", 5, 0)));
+        assertThat(ChaosRun.behind(earlier, next)).as("but Sydney has what its home had a read before")
+                .isEmpty();
+    }
+
+    @Test
     void once_few_orders_are_apart_only_they_are_compared_again_and_each_is_read_by_its_customer() {
         Map<String, Map<String, OrderView>> before = new LinkedHashMap<>();
         before.put("sydney", Map.of("o1", order("o1", "BUY", "OPEN", 5, 0), "o2", order("o2", "BUY", "OPEN", 5, 0)));
