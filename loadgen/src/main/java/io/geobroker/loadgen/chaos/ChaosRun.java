@@ -194,18 +194,20 @@ public final class ChaosRun {
 
     /** Each region's orders of {@code orders} with one of the {@code ids}. */
     static Map<String, Map<String, OrderView>> only(Map<String, Map<String, OrderView>> orders, Set<String> ids) {
-        Map<String, Map<String, OrderView>> kept = new LinkedHashMap<>();
-        orders.forEach((region, m) -> kept.put(region, m.values().stream().filter(o -> ids.contains(o.orderId()))
-                .collect(Collectors.toMap(OrderView::orderId, o -> o))));
-        return kept;
+        return only(orders, o -> ids.contains(o.orderId()));
     }
 
     /** Each region's orders of {@code orders} placed by one of the {@code customers}. */
     static Map<String, Map<String, OrderView>> ofCustomers(Map<String, Map<String, OrderView>> orders, Set<String> customers) {
-        Map<String, Map<String, OrderView>> kept = new LinkedHashMap<>();
-        orders.forEach((region, m) -> kept.put(region, m.values().stream().filter(o -> customers.contains(o.customerId()))
+        return only(orders, o -> customers.contains(o.customerId()));
+    }
+
+    private static Map<String, Map<String, OrderView>> only(Map<String, Map<String, OrderView>> orders,
+                                                            java.util.function.Predicate<OrderView> kept) {
+        Map<String, Map<String, OrderView>> result = new LinkedHashMap<>();
+        orders.forEach((region, m) -> result.put(region, m.values().stream().filter(kept)
                 .collect(Collectors.toMap(OrderView::orderId, o -> o))));
-        return kept;
+        return result;
     }
 
     /** The customer of each order id, as any region showed the order in either read ({@code before} may be null). */
