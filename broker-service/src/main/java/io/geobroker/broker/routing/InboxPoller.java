@@ -50,10 +50,11 @@ public class InboxPoller implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(InboxPoller.class);
     /**
-     * Announcements of orders placed longer ago than this, or before this broker started, are left to
-     * the inbox reads, which see the order as this DC has it: such a late announcement may be for an
+     * Announcements of orders placed longer ago than this, or before this broker started, are taken
+     * only after a read of the order's row as this DC has it: such a late announcement may be for an
      * order the engine has cancelled (a cancel can overtake it) and no longer remembers after a
-     * restart. A fresh one cannot be: the peer gives up on it within its request timeout.
+     * restart, and its row here then says so. A fresh one cannot be: the peer gives up on it within
+     * its request timeout.
      */
     static final long ANNOUNCEMENT_MAX_AGE_MILLIS = 5_000;
     /**
@@ -110,6 +111,21 @@ public class InboxPoller implements SmartLifecycle {
         private int withoutOrderRow;
         private long firstHandedMillis = -1;
         private long lastHandedMillis = -1;
+        private int lateAnnounced;
+        private int lateFromMessage;
+        private long lastAnnouncedAtMillis = -1;
+
+        /**
+         * The sweeps of a heal just seen, with the late announcements handed since the last summary:
+         * over a healed link the placing brokers' announcements may come before the heal is seen here.
+         */
+        HealSweeps forHeal() {
+            HealSweeps next = new HealSweeps();
+            next.lateAnnounced = lateAnnounced;
+            next.lateFromMessage = lateFromMessage;
+            next.lastAnnouncedAtMillis = lastAnnouncedAtMillis;
+            return next;
+        }
 
         void add(long sinceHealMillis, Taken taken) {
             sweeps++;
@@ -123,10 +139,21 @@ public class InboxPoller implements SmartLifecycle {
             }
         }
 
-        String summary() {
+        /** Late announcements handed to the engine at {@code atMillis}, {@code fromMessage} of them with no row in this DC yet. */
+        void announced(int late, int fromMessage, long atMillis) {
+            lateAnnounced += late;
+            lateFromMessage += fromMessage;
+            lastAnnouncedAtMillis = atMillis;
+        }
+
+        /** The line of a heal seen at {@code healSeenMillis}. */
+        String summary(long healSeenMillis) {
             return sweeps + " sweeps handed " + handed + " orders placed before it in other regions to the engine"
                     + (handed == 0 ? "" : ", " + firstHandedMillis + " to " + lastHandedMillis + " ms after the heal")
-                    + " (reads that found an inbox row before its order row: " + withoutOrderRow + ")";
+                    + " (reads that found an inbox row before its order row: " + withoutOrderRow + ")"
+                    + (lateAnnounced == 0 ? "" : "; late announcements read and handed: " + lateAnnounced + ", "
+                    + lateFromMessage + " of them from the message (no row here yet), the last "
+                    + (lastAnnouncedAtMillis - healSeenMillis) + " ms after the heal was seen");
         }
     }
 
@@ -176,7 +203,7 @@ public class InboxPoller implements SmartLifecycle {
                         healSweepFromMillis = healSweepFrom(healResend.lastCutSinceMillis(), healed,
                                 config.resendWindow().toMillis() + config.inboxTailMargin().toMillis());
                         nextHealSweepMillis = now;
-                        healSweeps = new HealSweeps();
+                        healSweeps = healSweeps.forHeal();
                     }
                     if (now >= nextSweepMillis) {
                         sweep(now);
@@ -187,7 +214,8 @@ public class InboxPoller implements SmartLifecycle {
                                 take(now, Math.max(healSweepFromMillis, now - config.inboxSweepWindow().toMillis())));
                         nextHealSweepMillis = nextHealSweep(now, healSweepsUntilMillis);
                         if (nextHealSweepMillis == Long.MAX_VALUE) {
-                            log.info("inbox after the heal: {}", healSweeps.summary());
+                            log.info("inbox after the heal: {}", healSweeps.summary(healSeenMillis));
+                            healSweeps = new HealSweeps();
                         }
                     }
                     if (now >= nextTailMillis) {
@@ -226,13 +254,56 @@ public class InboxPoller implements SmartLifecycle {
         batch.add(first);
         announced.drainTo(batch);
         long now = System.currentTimeMillis();
+        List<Announced> late = new ArrayList<>();
         for (Announced a : batch) {
-            long placed = a.entry().placedAtMillis();
-            boolean fresh = placed >= startedMillis && now - placed <= ANNOUNCEMENT_MAX_AGE_MILLIS;
-            if (fresh && !handed.containsKey(a.entry().placedAt())) {
+            if (handed.containsKey(a.entry().placedAt())) {
+                continue;
+            }
+            if (fresh(a.entry().placedAtMillis(), now, startedMillis)) {
                 hand(a.entry(), a.order(), a.writeMicros());
+            } else {
+                late.add(a);
             }
         }
+        handLate(late);
+    }
+
+    /** Whether an announcement of an order placed at {@code placedMillis} is taken from the message alone. */
+    static boolean fresh(long placedMillis, long now, long startedMillis) {
+        return placedMillis >= startedMillis && now - placedMillis <= ANNOUNCEMENT_MAX_AGE_MILLIS;
+    }
+
+    /**
+     * Late announcements (a WAN cut's, announced again once the link is back; or from before this
+     * broker started): each order's row is read as this DC has it, the customer's rows a few at a
+     * time. A row here is what the engine is handed, as the inbox reads would hand it (a cancel the
+     * home decided is in it); with no row here yet the home has decided nothing about the order, and
+     * the announced PENDING row is handed, so the order need not wait for Cassandra to carry its
+     * rows across the healed link.
+     */
+    private void handLate(List<Announced> late) throws InterruptedException {
+        if (late.isEmpty()) {
+            return;
+        }
+        Map<String, LinkedHashSet<UUID>> idsByCustomer = new LinkedHashMap<>();
+        for (Announced a : late) {
+            idsByCustomer.computeIfAbsent(a.order().customerId(), c -> new LinkedHashSet<>()).add(a.order().orderId());
+        }
+        Map<String, CompletableFuture<Map<UUID, OrderInbox.Stored>>> reads = rowsHere(idsByCustomer);
+        int fromMessage = 0;
+        for (Announced a : late) {
+            if (handed.containsKey(a.entry().placedAt())) {
+                continue;
+            }
+            OrderInbox.Stored here = OrderDao.joined(reads.get(a.order().customerId())).get(a.order().orderId());
+            if (here != null) {
+                hand(a.entry(), here.order(), here.statusWriteMicros());
+            } else {
+                hand(a.entry(), a.order(), a.writeMicros());
+                fromMessage++;
+            }
+        }
+        healSweeps.announced(late.size(), fromMessage, System.currentTimeMillis());
     }
 
     /** When the heal sweep after one at {@code now} is due: soon while a heal's sweeps last, else never. */
@@ -298,8 +369,7 @@ public class InboxPoller implements SmartLifecycle {
                 idsByCustomer.computeIfAbsent(e.customerId(), c -> new LinkedHashSet<>()).add(e.orderId());
             }
         }
-        Map<String, CompletableFuture<Map<UUID, OrderInbox.Stored>>> reads = new HashMap<>();
-        idsByCustomer.forEach((customer, ids) -> reads.put(customer, inbox.ordersAsync(customer, List.copyOf(ids))));
+        Map<String, CompletableFuture<Map<UUID, OrderInbox.Stored>>> reads = rowsHere(idsByCustomer);
         for (OrderInbox.Entry e : unseen) {
             OrderInbox.Stored stored = OrderDao.joined(reads.get(e.customerId())).get(e.orderId());
             if (stored != null) {
@@ -312,6 +382,13 @@ public class InboxPoller implements SmartLifecycle {
             }
         }
         return new Taken(handedNow, missing);
+    }
+
+    /** This DC's rows of each customer's orders, read at once. */
+    private Map<String, CompletableFuture<Map<UUID, OrderInbox.Stored>>> rowsHere(Map<String, LinkedHashSet<UUID>> idsByCustomer) {
+        Map<String, CompletableFuture<Map<UUID, OrderInbox.Stored>>> reads = new HashMap<>();
+        idsByCustomer.forEach((customer, ids) -> reads.put(customer, inbox.ordersAsync(customer, List.copyOf(ids))));
+        return reads;
     }
 
     /** Gives the engine an order of its inbox and remembers the row, so neither path hands it over again. */
@@ -332,7 +409,7 @@ public class InboxPoller implements SmartLifecycle {
             }
         }
         if (nextHealSweepMillis != Long.MAX_VALUE) {
-            log.info("inbox after the heal, until the stop: {}", healSweeps.summary());
+            log.info("inbox after the heal, until the stop: {}", healSweeps.summary(healSeenMillis));
         }
     }
 

@@ -238,8 +238,11 @@ class CrossRegionIT {
 
     /**
      * The announcement carries the order, so the home takes it without reading any row: these orders
-     * were never written to Cassandra by a placing region at all. A stale announcement is left to the
-     * inbox reads, which find no row for it here.
+     * were never written to Cassandra by a placing region at all. A late announcement (a WAN cut's,
+     * sent again once the link is back) is taken after a read of the order's row here: with no row
+     * here the home has decided nothing about it and takes it from the message; a row here that says
+     * the home already decided (cancelled it before a restart) is what the engine gets, and the order
+     * never opens.
      */
     @Test
     void the_inbox_endpoint_takes_only_peers_and_fresh_pending_orders_of_its_own_region() {
@@ -268,19 +271,48 @@ class CrossRegionIT {
         Map<String, Object> otherOrder = new LinkedHashMap<>(row);
         otherOrder.put("orderId", UUID.randomUUID().toString());
         assertThat(api(NVIRGINIA).send("POST", "/internal/v1/inbox", peerToken, otherOrder).status()).isEqualTo(422);
-        Map<String, Object> stale = announcement(c, symbol, "announced-stale", System.currentTimeMillis() - 60_000);
+        long minuteAgo = System.currentTimeMillis() - 60_000;
+        Map<String, Object> decided = announcement(c, symbol, "announced-decided", minuteAgo);
+        String decidedId = (String) decided.get("orderId");
+        writeCancelledRow(NVIRGINIA, c, symbol, decidedId, minuteAgo);
+        assertThat(api(NVIRGINIA).send("POST", "/internal/v1/inbox", peerToken, decided).status()).isEqualTo(202);
+        // a millisecond apart: each inbox row's key is a time-based id of its placement
+        Map<String, Object> stale = announcement(c, symbol, "announced-stale", minuteAgo + 1);
+        String staleId = (String) stale.get("orderId");
         assertThat(api(NVIRGINIA).send("POST", "/internal/v1/inbox", peerToken, stale).status()).isEqualTo(202);
 
         assertThat(api(NVIRGINIA).send("POST", "/internal/v1/inbox", peerToken, row).status()).isEqualTo(202);
         awaitStatus(NVIRGINIA, c, orderId, "OPEN");
-        assertThat(api(NVIRGINIA).order(c.token, (String) stale.get("orderId")).status())
-                .as("announced before the fresh one, not taken").isEqualTo(404);
-        assertThat(api(NVIRGINIA).cash(c.token, "USD")).as("taking it reserves 3 x 20.00").containsExactly(CASH - 6_000, 6_000);
+        awaitStatus(NVIRGINIA, c, staleId, "OPEN");
+        assertThat(api(NVIRGINIA).order(c.token, decidedId).text("status"))
+                .as("announced late, after the home had cancelled it: not opened").isEqualTo("CANCELLED");
+        assertThat(api(NVIRGINIA).cash(c.token, "USD")).as("taking two reserves 2 x 3 x 20.00")
+                .containsExactly(CASH - 12_000, 12_000);
         assertThat(api(NVIRGINIA).send("POST", "/internal/v1/inbox", peerToken, row).status()).as("a repeat").isEqualTo(202);
-        BrokerApi.Response cancelled = api(NVIRGINIA).cancel(c.token, orderId);
-        assertThat(cancelled.status()).as("%s", cancelled.body()).isEqualTo(200);
-        awaitStatus(NVIRGINIA, c, orderId, "CANCELLED");
-        assertThat(api(NVIRGINIA).cash(c.token, "USD")).as("taken once, released once").containsExactly(CASH, 0);
+        assertThat(api(NVIRGINIA).send("POST", "/internal/v1/inbox", peerToken, stale).status()).as("a late repeat")
+                .isEqualTo(202);
+        for (String id : List.of(orderId, staleId)) {
+            BrokerApi.Response cancelled = api(NVIRGINIA).cancel(c.token, id);
+            assertThat(cancelled.status()).as("%s", cancelled.body()).isEqualTo(200);
+            awaitStatus(NVIRGINIA, c, id, "CANCELLED");
+        }
+        assertThat(api(NVIRGINIA).cash(c.token, "USD")).as("each taken once, released once").containsExactly(CASH, 0);
+    }
+
+    /**
+     * The row the home region writes when it cancels a PENDING order it has not taken (a cancel
+     * forwarded with the placing region's row), as a broker restarted since then finds it.
+     */
+    private void writeCancelledRow(String region, Customer c, String symbol, String orderId, long placedAtMillis) {
+        java.time.Instant placed = java.time.Instant.ofEpochMilli(placedAtMillis);
+        sessions.get(region).execute(com.datastax.oss.driver.api.core.cql.SimpleStatement.newInstance(
+                "INSERT INTO customer_orders (customer_id, order_id, client_order_id, symbol, exchange, currency, "
+                        + "home_region, placed_region, side, order_type, time_in_force, all_or_none, quantity, limit_price, "
+                        + "triggered, status, filled_quantity, filled_notional, reserved, placed_at, updated_at) "
+                        + "VALUES (?, ?, 'announced-decided', ?, 'NYSE', 'USD', ?, ?, 'BUY', 'LIMIT', 'GTC', false, 3, 2000, "
+                        + "false, 'CANCELLED', 0, 0, 0, ?, ?)",
+                c.id(), UUID.fromString(orderId), symbol, NVIRGINIA, SYDNEY, placed, placed.plusSeconds(1))
+                .setConsistencyLevel(com.datastax.oss.driver.api.core.DefaultConsistencyLevel.LOCAL_QUORUM));
     }
 
     /** The announcement a Sydney broker would send for a PENDING buy of 3 at 20.00 placed at {@code placedAtMillis}. */

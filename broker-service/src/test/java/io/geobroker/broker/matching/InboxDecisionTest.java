@@ -10,6 +10,7 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -20,14 +21,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  * One client order id placed, repeated and cancelled through the home region and another region in
  * any interleaving, against a model of what the brokers write: two Cassandra DCs whose cells are
  * last-write-wins by write time and replicate in any order, the placing region's PENDING writes at
- * its own (skewed) clock, announcements that may be lost, inbox rows read whenever the poller runs,
+ * its own (skewed) clock, announcements that may be lost or come late (after a WAN cut, or after the
+ * home broker restarted and forgot the orders it no longer holds open: the home then reads the
+ * order's row in its DC first, {@code routing.InboxPoller}), inbox rows read whenever the poller runs,
  * and the home engine deciding with {@link InboxDecision}. Whatever the interleaving, once everything
  * has replicated and every inbox row has been read, both DCs hold the status and placement time the
  * home engine decided, the order is listed once in each, and the engine opened it once.
  */
 class InboxDecisionTest {
 
-    enum Step { PLACE_HOME, PLACE_OTHER, REPLICATE, ANNOUNCE, POLL, CANCEL_HOME, CANCEL_OTHER, TICK }
+    enum Step { PLACE_HOME, PLACE_OTHER, REPLICATE, ANNOUNCE, ANNOUNCE_LATE, RESTART, POLL, CANCEL_HOME, CANCEL_OTHER, TICK }
 
     @Example
     void an_order_the_engine_knows_is_written_again_above_the_pending_write() {
@@ -43,7 +46,7 @@ class InboxDecisionTest {
     void every_interleaving_ends_with_the_home_decision_everywhere_and_one_listing(
             @ForAll("steps") List<Step> steps, @ForAll("picks") List<Integer> picks,
             @ForAll @IntRange(min = -500_000, max = 500_000) int otherClockSkewMicros) {
-        World world = new World(otherClockSkewMicros, true);
+        World world = new World(otherClockSkewMicros, true, true);
         world.run(steps, picks);
         world.settle();
         world.assertConverged();
@@ -52,7 +55,7 @@ class InboxDecisionTest {
     /** The rule before: a known order's inbox row was only marked, and the poller took one row per order. */
     @Example
     void the_rule_before_the_fix_leaves_the_order_pending_in_both_regions() {
-        World world = new World(0, false);
+        World world = new World(0, false, true);
         world.run(List.of(Step.PLACE_HOME, Step.TICK, Step.PLACE_OTHER, Step.ANNOUNCE), List.of(0));
         world.settle();
         assertThat(world.home.status.value).isEqualTo("PENDING");
@@ -62,7 +65,9 @@ class InboxDecisionTest {
 
     @Provide
     Arbitrary<List<Step>> steps() {
-        return Arbitraries.of(Step.class).list().ofMinSize(1).ofMaxSize(30);
+        // without RESTART: a restart between a cancel and the inbox row of a later PENDING write of the
+        // same client order id (the placing region's clock ahead) is not covered by the model's rules
+        return Arbitraries.of(EnumSet.complementOf(EnumSet.of(Step.RESTART))).list().ofMinSize(1).ofMaxSize(30);
     }
 
     @Provide
@@ -99,6 +104,26 @@ class InboxDecisionTest {
     record Write(Dc to, String status, String placedAt, long micros, Long inboxRow) {
     }
 
+    /**
+     * Why a late announcement is taken only after a read of the home DC: taken from the message, the
+     * announcement of an order the home cancelled while it was pending, coming after a restart of the
+     * home broker, would open it.
+     */
+    @Example
+    void a_late_announcement_taken_unread_opens_an_order_cancelled_before_a_restart() {
+        List<Step> steps = List.of(Step.PLACE_OTHER, Step.CANCEL_OTHER, Step.RESTART, Step.ANNOUNCE_LATE);
+        World unread = new World(0, true, false);
+        unread.run(steps, List.of(0));
+        assertThat(unread.engineStatus).isEqualTo("OPEN");
+        assertThat(unread.opened).as("cancelled, then opened").isEqualTo(2);
+
+        World read = new World(0, true, true);
+        read.run(steps, List.of(0));
+        read.settle();
+        read.assertConverged();
+        assertThat(read.engineStatus).isEqualTo("CANCELLED");
+    }
+
     record Announcement(long inboxRow, long pendingMicros) {
     }
 
@@ -110,6 +135,11 @@ class InboxDecisionTest {
         final Set<Long> handed = new HashSet<>();
         final int skew;
         final boolean fixed;
+        final boolean lateRead;
+        /** The home broker restarted since the order was placed: a fresh announcement is a late one now. */
+        boolean restarted;
+        /** The engine decided the order and then restarted: it no longer holds it (it is not open). */
+        boolean forgotten;
         long wallMicros = 1_000_000_000;
         long homeClock;
         long otherClock;
@@ -119,9 +149,10 @@ class InboxDecisionTest {
         int nextPick;
         List<Integer> picks = List.of(0);
 
-        World(int skew, boolean fixed) {
+        World(int skew, boolean fixed, boolean lateRead) {
             this.skew = skew;
             this.fixed = fixed;
+            this.lateRead = lateRead;
         }
 
         void run(List<Step> steps, List<Integer> picks) {
@@ -132,7 +163,9 @@ class InboxDecisionTest {
                     case PLACE_HOME -> placeHome();
                     case PLACE_OTHER -> placeOther();
                     case REPLICATE -> replicateOne();
-                    case ANNOUNCE -> announceOne();
+                    case ANNOUNCE -> announceOne(restarted);
+                    case ANNOUNCE_LATE -> announceOne(true);
+                    case RESTART -> restart();
                     case POLL -> poll();
                     case CANCEL_HOME -> cancel(false);
                     case CANCEL_OTHER -> cancel(true);
@@ -228,13 +261,32 @@ class InboxDecisionTest {
             }
         }
 
-        private void announceOne() {
-            if (!announcements.isEmpty()) {
-                Announcement a = announcements.remove(pick() % announcements.size());
+        /**
+         * InboxPoller: a fresh announcement is handed as it came, unless the poller handed its row
+         * already; a late one (the poller's memory may be gone) with the home DC's row when there is one.
+         */
+        private void announceOne(boolean late) {
+            if (announcements.isEmpty()) {
+                return;
+            }
+            Announcement a = announcements.remove(pick() % announcements.size());
+            if (!late) {
                 if (!alreadyHanded(a.inboxRow())) {
                     hand(a.inboxRow(), "PENDING", "other@" + a.inboxRow(), a.pendingMicros());
                 }
+            } else if (!restarted && alreadyHanded(a.inboxRow())) {
+                return;
+            } else if (lateRead && home.hasRow()) {
+                hand(a.inboxRow(), home.status.value, home.placedAt.value, home.status.writeMicros);
+            } else {
+                hand(a.inboxRow(), "PENDING", "other@" + a.inboxRow(), a.pendingMicros());
             }
+        }
+
+        /** The home broker restarts: its engine holds the order again only if it is open. */
+        private void restart() {
+            restarted = true;
+            forgotten = engineStatus != null && !engineStatus.equals("OPEN");
         }
 
         /** The home poller: every inbox row in the home DC not handed yet whose order row has arrived. */
@@ -253,12 +305,13 @@ class InboxDecisionTest {
         /** Engine.onAccept. */
         private void hand(long inboxRow, String rowStatus, String rowPlacedAt, long writeMicros) {
             handed.add(inboxRow);
-            boolean known = engineStatus != null;
+            boolean known = engineStatus != null && !forgotten;
             InboxDecision decision = fixed ? InboxDecision.of(known, OrderStatus.valueOf(rowStatus))
                     : known || !rowStatus.equals("PENDING") ? InboxDecision.MARK : InboxDecision.ACCEPT;
             if (decision == InboxDecision.MARK) {
                 return;
             }
+            forgotten = false;
             long above = fixed ? InboxDecision.writeAbove(writeMicros, inboxRow) : writeMicros;
             homeClock = Math.max(homeClock, above);
             if (decision == InboxDecision.ACCEPT) {

@@ -34,10 +34,39 @@ class InboxPollerTest {
         sweeps.add(5_000, new InboxPoller.Taken(0, 1));
         sweeps.add(11_200, new InboxPoller.Taken(9, 0));
 
-        assertThat(sweeps.summary()).isEqualTo("4 sweeps handed 48 orders placed before it in other regions to the engine, "
+        assertThat(sweeps.summary(0)).isEqualTo("4 sweeps handed 48 orders placed before it in other regions to the engine, "
                 + "4500 to 11200 ms after the heal (reads that found an inbox row before its order row: 3)");
-        assertThat(new InboxPoller.HealSweeps().summary()).as("nothing handed")
+        assertThat(new InboxPoller.HealSweeps().summary(0)).as("nothing handed")
                 .isEqualTo("0 sweeps handed 0 orders placed before it in other regions to the engine (reads that found an inbox row before its order row: 0)");
         assertThat(new InboxPoller.Taken(1, 2).plus(new InboxPoller.Taken(3, 4))).isEqualTo(new InboxPoller.Taken(4, 6));
+    }
+
+    @Test
+    void a_heals_summary_counts_the_late_announcements_and_those_taken_from_the_message() {
+        long healSeen = 50_000;
+        InboxPoller.HealSweeps before = new InboxPoller.HealSweeps();
+        before.announced(16, 14, healSeen - 300);
+        InboxPoller.HealSweeps sweeps = before.forHeal();
+        sweeps.add(500, new InboxPoller.Taken(2, 0));
+        sweeps.announced(5, 5, healSeen + 1_350);
+
+        assertThat(sweeps.summary(healSeen)).as("the announcements that came before the heal was seen count too")
+                .isEqualTo("1 sweeps handed 2 orders placed before it in other regions to the engine, "
+                + "500 to 500 ms after the heal (reads that found an inbox row before its order row: 0); "
+                + "late announcements read and handed: 21, 19 of them from the message (no row here yet), "
+                + "the last 1350 ms after the heal was seen");
+        assertThat(before.summary(healSeen)).endsWith("the last -300 ms after the heal was seen");
+    }
+
+    @Test
+    void only_an_announcement_of_an_order_placed_since_the_start_and_in_the_last_seconds_is_taken_unread() {
+        long started = 1_000_000;
+        long now = started + 60_000;
+        assertThat(InboxPoller.fresh(now - 100, now, started)).isTrue();
+        assertThat(InboxPoller.fresh(now - InboxPoller.ANNOUNCEMENT_MAX_AGE_MILLIS, now, started)).isTrue();
+        assertThat(InboxPoller.fresh(now - InboxPoller.ANNOUNCEMENT_MAX_AGE_MILLIS - 1, now, started))
+                .as("placed during a cut, announced after it").isFalse();
+        assertThat(InboxPoller.fresh(started - 1, started + 100, started)).as("placed before this broker started")
+                .isFalse();
     }
 }
