@@ -146,9 +146,10 @@ public class HealResend implements SmartLifecycle {
     /**
      * Keeps a batch as {@link #confirmed} does, to be written again before the engine's: the rows of an
      * order placed here for another region's symbol (its PENDING row and the home region's inbox row).
-     * The home region can take such an order only once both are in its DC, and after a cut longer
-     * than a few seconds it no longer takes the placing broker's announcement of it: without this the
-     * order waited for Cassandra's hints, and behind the engine's batches it waited for them.
+     * The home region takes such an order from the placing broker's announcement, sent again once the
+     * link is back; an announcement that was lost (this broker restarted during the cut, or its queue
+     * overflowed) leaves the order to the home's inbox reads, which need both rows in its DC: without
+     * this it waited for Cassandra's hints, and behind the engine's batches it waited for them.
      */
     public void confirmedFirst(List<BoundStatement> statements, long timestampMicros) {
         recent.add(System.currentTimeMillis(), timestampMicros, statements, bytesHeld(statements), true);

@@ -59,9 +59,10 @@ public class InboxPoller implements SmartLifecycle {
     static final long ANNOUNCEMENT_MAX_AGE_MILLIS = 5_000;
     /**
      * For this long after a cut link came back the inbox is swept every {@link #HEAL_SWEEP_INTERVAL_MILLIS}:
-     * the orders placed in other regions during the cut arrive then (their placing brokers write their
-     * rows again once Cassandra carries writes to this DC again, 5-20 s after the link's return at
-     * three nodes per DC), and their announcements are too old to be taken.
+     * the orders placed in other regions during the cut whose announcements were lost (a placing
+     * broker restarted during the cut, or its queue overflowed) arrive then: their placing brokers
+     * write their rows again once Cassandra carries writes to this DC again, 5-20 s after the link's
+     * return at three nodes per DC.
      */
     static final long HEAL_SWEEPS_MILLIS = 60_000;
     /**
@@ -113,6 +114,7 @@ public class InboxPoller implements SmartLifecycle {
         private long lastHandedMillis = -1;
         private int lateAnnounced;
         private int lateFromMessage;
+        private long firstAnnouncedAtMillis = -1;
         private long lastAnnouncedAtMillis = -1;
 
         /**
@@ -123,6 +125,7 @@ public class InboxPoller implements SmartLifecycle {
             HealSweeps next = new HealSweeps();
             next.lateAnnounced = lateAnnounced;
             next.lateFromMessage = lateFromMessage;
+            next.firstAnnouncedAtMillis = firstAnnouncedAtMillis;
             next.lastAnnouncedAtMillis = lastAnnouncedAtMillis;
             return next;
         }
@@ -143,6 +146,9 @@ public class InboxPoller implements SmartLifecycle {
         void announced(int late, int fromMessage, long atMillis) {
             lateAnnounced += late;
             lateFromMessage += fromMessage;
+            if (firstAnnouncedAtMillis < 0) {
+                firstAnnouncedAtMillis = atMillis;
+            }
             lastAnnouncedAtMillis = atMillis;
         }
 
@@ -152,8 +158,9 @@ public class InboxPoller implements SmartLifecycle {
                     + (handed == 0 ? "" : ", " + firstHandedMillis + " to " + lastHandedMillis + " ms after the heal")
                     + " (reads that found an inbox row before its order row: " + withoutOrderRow + ")"
                     + (lateAnnounced == 0 ? "" : "; late announcements read and handed: " + lateAnnounced + ", "
-                    + lateFromMessage + " of them from the message (no row here yet), the last "
-                    + (lastAnnouncedAtMillis - healSeenMillis) + " ms after the heal was seen");
+                    + lateFromMessage + " of them from the message (no row here yet), "
+                    + (firstAnnouncedAtMillis - healSeenMillis) + " to " + (lastAnnouncedAtMillis - healSeenMillis)
+                    + " ms after the heal was seen");
         }
     }
 
