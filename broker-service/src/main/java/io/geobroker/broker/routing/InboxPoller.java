@@ -9,13 +9,13 @@ import io.geobroker.domain.Region;
 import io.geobroker.domain.Topology;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -24,12 +24,14 @@ import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The home broker's discovery of orders placed in other regions. The placing broker sends each
- * order as it stored it ({@link InboxController}); the poller hands it to the engine at once,
- * without reading it (unless it is stale: {@link #ANNOUNCEMENT_MAX_AGE_MILLIS}). Announcements are
+ * order as it stored it ({@link InboxController}); a thread of its own hands it to the engine at
+ * once, without reading it (unless it is stale: {@link #ANNOUNCEMENT_MAX_AGE_MILLIS}). Announcements are
  * only a shortcut: the poller also reads its own inbox partitions {@code (region, minute)} in the
  * local DC and hands each new order to the engine. No
  * read per ticker: the cost is one small range read every {@code inboxPollInterval} (the tail: rows
@@ -50,11 +52,11 @@ public class InboxPoller implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(InboxPoller.class);
     /**
-     * Announcements of orders placed longer ago than this, or before this broker started, are taken
-     * only after a read of the order's row as this DC has it: such a late announcement may be for an
-     * order the engine has cancelled (a cancel can overtake it) and no longer remembers after a
-     * restart, and its row here then says so. A fresh one cannot be: the peer gives up on it within
-     * its request timeout.
+     * Announcements that came longer than this after their order was placed, or of an order placed
+     * before this broker started, are taken only after a read of the order's row as this DC has it:
+     * such a late announcement may be for an order the engine has cancelled (a cancel can overtake
+     * it) and no longer remembers after a restart, and its row here then says so. A fresh one cannot
+     * be: the peer gives up on it within its request timeout.
      */
     static final long ANNOUNCEMENT_MAX_AGE_MILLIS = 5_000;
     /**
@@ -73,13 +75,33 @@ public class InboxPoller implements SmartLifecycle {
      */
     static final long HEAL_SWEEP_INTERVAL_MILLIS = 500;
 
-    /** An announced order as the placing region stored it, with the write time of its rows. */
-    private record Announced(OrderInbox.Entry entry, Order order, long writeMicros) {
+    /** An announced order as the placing region stored it, with the write time of its rows, and when it came. */
+    private record Announced(OrderInbox.Entry entry, Order order, long writeMicros, long receivedMillis) {
     }
 
-    private final OrderInbox inbox;
-    private final HealResend healResend;
-    private final Engine engine;
+    /**
+     * What the poller reads and whom it hands orders to: this DC's inbox and order rows, the heals
+     * {@link HealResend} sees, and the engine.
+     */
+    interface Sources {
+        List<OrderInbox.Entry> after(String region, long minute, long afterMillis);
+
+        List<OrderInbox.Entry> unprocessed(String region, long minute);
+
+        CompletableFuture<Map<UUID, OrderInbox.Stored>> orders(String customerId, List<UUID> orderIds);
+
+        void accept(OrderInbox.Entry entry, Order order, long writeMicros) throws InterruptedException;
+
+        boolean awaitReady(Duration timeout) throws InterruptedException;
+
+        long lastHealMillis();
+
+        long lastCutSinceMillis();
+    }
+
+    private final Sources sources;
+    /** {@link #ANNOUNCEMENT_MAX_AGE_MILLIS}, shorter in tests. */
+    private final long maxAnnouncementAgeMillis;
     private final String region;
     private final BrokerProperties.CrossRegion config;
     private final boolean othersExist;
@@ -88,18 +110,28 @@ public class InboxPoller implements SmartLifecycle {
      * the sweep window). By row, not by order: each placement of one client order id stored in another
      * region is a PENDING write of its own that the engine must write over (see InboxDecision).
      */
-    private final Map<UUID, Long> handed = new HashMap<>();
+    private final Map<UUID, Long> handed = new ConcurrentHashMap<>();
     private final BlockingQueue<Announced> announced = new ArrayBlockingQueue<>(10_000);
     private final long startedMillis = System.currentTimeMillis();
     private volatile boolean running;
     private Thread thread;
+    private Thread announcements;
+    /**
+     * Late announcements for their own thread, which reads their rows and hands them, all that wait at
+     * once (a healed cut's come as hundreds in requests of 16), so that fresh ones never wait for those reads.
+     */
+    private final BlockingQueue<Announced> late = new LinkedBlockingQueue<>();
+    private Thread lateAnnouncements;
     private long nextSweepMillis;
     private long nextTailMillis;
     private long healSeenMillis = -1;
     private long healSweepsUntilMillis = -1;
     private long healSweepFromMillis;
     private long nextHealSweepMillis = Long.MAX_VALUE;
+    /** Replaced and read by the poller thread, counted into by the announcements' thread too: guarded by itself as a monitor of the poller. */
     private HealSweeps healSweeps = new HealSweeps();
+    /** Orders the poller's reads handed to the engine (poller thread only). */
+    private long handedByReads;
 
     /**
      * What a heal's sweeps found, for its log line: how many orders placed before the heal they handed
@@ -174,14 +206,58 @@ public class InboxPoller implements SmartLifecycle {
         }
     }
 
+    @Autowired
     public InboxPoller(OrderInbox inbox, Engine engine, HealResend healResend, Region region, Topology topology,
                        BrokerProperties properties) {
-        this.inbox = inbox;
-        this.healResend = healResend;
-        this.engine = engine;
-        this.region = region.name();
-        this.config = properties.crossRegion();
-        this.othersExist = topology.regions().size() > 1;
+        this(new Sources() {
+            @Override
+            public List<OrderInbox.Entry> after(String home, long minute, long afterMillis) {
+                return inbox.after(home, minute, afterMillis);
+            }
+
+            @Override
+            public List<OrderInbox.Entry> unprocessed(String home, long minute) {
+                return inbox.unprocessed(home, minute);
+            }
+
+            @Override
+            public CompletableFuture<Map<UUID, OrderInbox.Stored>> orders(String customerId, List<UUID> orderIds) {
+                return inbox.ordersAsync(customerId, orderIds);
+            }
+
+            @Override
+            public void accept(OrderInbox.Entry entry, Order order, long writeMicros) throws InterruptedException {
+                engine.accept(entry, order, writeMicros);
+            }
+
+            @Override
+            public boolean awaitReady(Duration timeout) throws InterruptedException {
+                return engine.awaitReady(timeout);
+            }
+
+            @Override
+            public long lastHealMillis() {
+                return healResend.lastHealMillis();
+            }
+
+            @Override
+            public long lastCutSinceMillis() {
+                return healResend.lastCutSinceMillis();
+            }
+        }, region.name(), properties.crossRegion(), topology.regions().size() > 1);
+    }
+
+    InboxPoller(Sources sources, String region, BrokerProperties.CrossRegion config, boolean othersExist) {
+        this(sources, region, config, othersExist, ANNOUNCEMENT_MAX_AGE_MILLIS);
+    }
+
+    InboxPoller(Sources sources, String region, BrokerProperties.CrossRegion config, boolean othersExist,
+                long maxAnnouncementAgeMillis) {
+        this.maxAnnouncementAgeMillis = maxAnnouncementAgeMillis;
+        this.sources = sources;
+        this.region = region;
+        this.config = config;
+        this.othersExist = othersExist;
     }
 
     @Override
@@ -193,43 +269,57 @@ public class InboxPoller implements SmartLifecycle {
         thread = new Thread(this::run, "inbox-poller");
         thread.setDaemon(true);
         thread.start();
+        lateAnnouncements = new Thread(this::takeLateAnnouncements, "inbox-late-announcements");
+        lateAnnouncements.setDaemon(true);
+        lateAnnouncements.start();
+        announcements = new Thread(this::takeAnnouncements, "inbox-announcements");
+        announcements.setDaemon(true);
+        announcements.start();
     }
 
     private void run() {
         try {
-            while (running && !engine.awaitReady(Duration.ofSeconds(1))) {
+            while (running && !sources.awaitReady(Duration.ofSeconds(1))) {
                 // the engine rebuilds its state first: orders are taken into a complete book
             }
             while (running) {
                 long now = System.currentTimeMillis();
                 try {
-                    long healed = healResend.lastHealMillis();
+                    long healed = sources.lastHealMillis();
                     if (healed > healSeenMillis) {
                         healSeenMillis = healed;
                         healSweepsUntilMillis = healed + HEAL_SWEEPS_MILLIS;
-                        healSweepFromMillis = healSweepFrom(healResend.lastCutSinceMillis(), healed,
+                        healSweepFromMillis = healSweepFrom(sources.lastCutSinceMillis(), healed,
                                 config.resendWindow().toMillis() + config.inboxTailMargin().toMillis());
                         nextHealSweepMillis = now;
-                        healSweeps = healSweeps.forHeal();
+                        synchronized (this) {
+                            healSweeps = healSweeps.forHeal();
+                        }
                     }
                     if (now >= nextSweepMillis) {
                         sweep(now);
                         nextSweepMillis = now + config.inboxSweepInterval().toMillis();
                     }
                     if (now >= nextHealSweepMillis) {
-                        healSweeps.add(now - healSeenMillis,
-                                take(now, Math.max(healSweepFromMillis, now - config.inboxSweepWindow().toMillis())));
+                        Taken taken = take(now, Math.max(healSweepFromMillis, now - config.inboxSweepWindow().toMillis()));
                         nextHealSweepMillis = nextHealSweep(now, healSweepsUntilMillis);
-                        if (nextHealSweepMillis == Long.MAX_VALUE) {
-                            log.info("inbox after the heal: {}", healSweeps.summary(healSeenMillis));
-                            healSweeps = new HealSweeps();
+                        synchronized (this) {
+                            healSweeps.add(now - healSeenMillis, taken);
+                            if (nextHealSweepMillis == Long.MAX_VALUE) {
+                                log.info("inbox after the heal: {}", healSweeps.summary(healSeenMillis));
+                                healSweeps = new HealSweeps();
+                            }
                         }
                     }
                     if (now >= nextTailMillis) {
                         tail(now);
                         nextTailMillis = now + config.inboxPollInterval().toMillis();
                     }
-                    awaitAnnouncements();
+                    long wait = Math.min(nextTailMillis, Math.min(nextSweepMillis, nextHealSweepMillis))
+                            - System.currentTimeMillis();
+                    if (wait > 0) {
+                        Thread.sleep(wait);
+                    }
                 } catch (RuntimeException e) {
                     log.warn("reading the order inbox failed ({}); trying again", e.toString());
                     Thread.sleep(500);
@@ -241,43 +331,93 @@ public class InboxPoller implements SmartLifecycle {
     }
 
     /**
+     * The announcements' own thread: an announced order is handed to the engine as it comes, not
+     * behind the poller's reads nor the late announcements' reads (on a thread of their own). Those
+     * take seconds when the DC is busiest, just after a cut link came back (up to 12 s in a 60 s
+     * cut's runs at three nodes per DC); the orders placed elsewhere then, announced at once, waited
+     * for them, and by then counted as late, were read once more.
+     */
+    private void takeAnnouncements() {
+        try {
+            while (running && !sources.awaitReady(Duration.ofSeconds(1))) {
+                // as the poller: orders are taken into a complete book
+            }
+            while (running) {
+                Announced first = announced.poll(1, TimeUnit.SECONDS);
+                if (first == null) {
+                    continue;
+                }
+                try {
+                    handAnnounced(first);
+                } catch (RuntimeException e) {
+                    log.warn("handing announced orders to the engine failed ({}); the inbox reads find them", e.toString());
+                    Thread.sleep(500);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
      * Queues an announced order (PENDING, as the placing region stored it at {@code writeMicros}) for
-     * the poller thread; a full queue drops it (the tail or the sweep finds the order anyway).
+     * the announcements' thread; a full queue drops it (the tail or the sweep finds the order anyway).
      */
     public void announced(OrderInbox.Entry entry, Order order, long writeMicros) {
-        if (!announced.offer(new Announced(entry, order, writeMicros))) {
+        if (!announced.offer(new Announced(entry, order, writeMicros, System.currentTimeMillis()))) {
             log.debug("announcement queue full: order {} is left to the inbox poll", entry.orderId());
         }
     }
 
-    /** Waits for announcements until the next tail or sweep is due, and hands them to the engine. */
-    private void awaitAnnouncements() throws InterruptedException {
-        long due = Math.min(nextTailMillis, Math.min(nextSweepMillis, nextHealSweepMillis));
-        Announced first = announced.poll(Math.max(0, due - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
-        if (first == null) {
-            return;
-        }
+    /** Hands {@code first} and the announcements waiting behind it to the engine. */
+    private void handAnnounced(Announced first) throws InterruptedException {
         List<Announced> batch = new ArrayList<>();
         batch.add(first);
         announced.drainTo(batch);
-        long now = System.currentTimeMillis();
-        List<Announced> late = new ArrayList<>();
         for (Announced a : batch) {
             if (handed.containsKey(a.entry().placedAt())) {
                 continue;
             }
-            if (fresh(a.entry().placedAtMillis(), now, startedMillis)) {
+            // fresh as it came: the time it then waited here (behind a late batch's read) changes
+            // nothing the engine may have forgotten, since no restart can come in between
+            if (fresh(a.entry().placedAtMillis(), a.receivedMillis(), startedMillis, maxAnnouncementAgeMillis)) {
                 hand(a.entry(), a.order(), a.writeMicros());
             } else {
                 late.add(a);
             }
         }
-        handLate(late);
     }
 
-    /** Whether an announcement of an order placed at {@code placedMillis} is taken from the message alone. */
-    static boolean fresh(long placedMillis, long now, long startedMillis) {
-        return placedMillis >= startedMillis && now - placedMillis <= ANNOUNCEMENT_MAX_AGE_MILLIS;
+    /** The late announcements' thread: every one waiting, read and handed together. */
+    private void takeLateAnnouncements() {
+        try {
+            while (running) {
+                Announced first = late.poll(1, TimeUnit.SECONDS);
+                if (first == null) {
+                    continue;
+                }
+                List<Announced> batch = new ArrayList<>();
+                batch.add(first);
+                late.drainTo(batch);
+                try {
+                    handLate(batch);
+                } catch (RuntimeException e) {
+                    log.warn("handing late announcements to the engine failed ({}); the inbox reads find them",
+                            e.toString());
+                    Thread.sleep(500);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Whether an announcement of an order placed at {@code placedMillis} that came at
+     * {@code receivedMillis} is taken from the message alone.
+     */
+    static boolean fresh(long placedMillis, long receivedMillis, long startedMillis, long maxAgeMillis) {
+        return placedMillis >= startedMillis && receivedMillis - placedMillis <= maxAgeMillis;
     }
 
     /**
@@ -288,29 +428,31 @@ public class InboxPoller implements SmartLifecycle {
      * the announced PENDING row is handed, so the order need not wait for Cassandra to carry its
      * rows across the healed link.
      */
-    private void handLate(List<Announced> late) throws InterruptedException {
-        if (late.isEmpty()) {
+    private void handLate(List<Announced> waiting) throws InterruptedException {
+        if (waiting.isEmpty()) {
             return;
         }
         Map<String, LinkedHashSet<UUID>> idsByCustomer = new LinkedHashMap<>();
-        for (Announced a : late) {
+        for (Announced a : waiting) {
             idsByCustomer.computeIfAbsent(a.order().customerId(), c -> new LinkedHashSet<>()).add(a.order().orderId());
         }
         Map<String, CompletableFuture<Map<UUID, OrderInbox.Stored>>> reads = rowsHere(idsByCustomer);
+        int handedLate = 0;
         int fromMessage = 0;
-        for (Announced a : late) {
-            if (handed.containsKey(a.entry().placedAt())) {
-                continue;
-            }
+        for (Announced a : waiting) {
             OrderInbox.Stored here = OrderDao.joined(reads.get(a.order().customerId())).get(a.order().orderId());
             if (here != null) {
-                hand(a.entry(), here.order(), here.statusWriteMicros());
-            } else {
-                hand(a.entry(), a.order(), a.writeMicros());
+                handedLate += hand(a.entry(), here.order(), here.statusWriteMicros()) ? 1 : 0;
+            } else if (hand(a.entry(), a.order(), a.writeMicros())) {
+                handedLate++;
                 fromMessage++;
             }
         }
-        healSweeps.announced(late.size(), fromMessage, System.currentTimeMillis());
+        if (handedLate > 0) {
+            synchronized (this) {
+                healSweeps.announced(handedLate, fromMessage, System.currentTimeMillis());
+            }
+        }
     }
 
     /** When the heal sweep after one at {@code now} is due: soon while a heal's sweeps last, else never. */
@@ -331,22 +473,18 @@ public class InboxPoller implements SmartLifecycle {
     private void tail(long now) throws InterruptedException {
         long from = now - config.inboxTailMargin().toMillis();
         for (long minute = OrderInbox.minuteOf(from); minute <= OrderInbox.minuteOf(now); minute++) {
-            take(inbox.after(region, minute, from));
+            take(sources.after(region, minute, from));
         }
     }
 
     /** Every row of the sweep window the engine has not processed, and forgets what is older. */
     private void sweep(long now) throws InterruptedException {
         long from = now - config.inboxSweepWindow().toMillis();
-        int before = handed.size();
+        long before = handedByReads;
         take(now, from);
-        for (Iterator<Long> it = handed.values().iterator(); it.hasNext(); ) {
-            if (it.next() < from) {
-                it.remove();
-            }
-        }
-        if (handed.size() > before) {
-            log.debug("inbox sweep found {} order(s) the tail had not", handed.size() - before);
+        handed.values().removeIf(placedAt -> placedAt < from);
+        if (handedByReads > before) {
+            log.debug("inbox sweep found {} order(s) neither the tail nor an announcement had", handedByReads - before);
         }
     }
 
@@ -354,7 +492,7 @@ public class InboxPoller implements SmartLifecycle {
     private Taken take(long now, long fromMillis) throws InterruptedException {
         Taken taken = new Taken(0, 0);
         for (long minute = OrderInbox.minuteOf(fromMillis); minute <= OrderInbox.minuteOf(now); minute++) {
-            taken = taken.plus(take(inbox.unprocessed(region, minute)));
+            taken = taken.plus(take(sources.unprocessed(region, minute)));
         }
         return taken;
     }
@@ -367,6 +505,7 @@ public class InboxPoller implements SmartLifecycle {
      */
     private Taken take(List<OrderInbox.Entry> entries) throws InterruptedException {
         int handedNow = 0;
+        int all = 0;
         int missing = 0;
         List<OrderInbox.Entry> unseen = new ArrayList<>();
         Map<String, LinkedHashSet<UUID>> idsByCustomer = new LinkedHashMap<>();
@@ -380,43 +519,61 @@ public class InboxPoller implements SmartLifecycle {
         for (OrderInbox.Entry e : unseen) {
             OrderInbox.Stored stored = OrderDao.joined(reads.get(e.customerId())).get(e.orderId());
             if (stored != null) {
-                hand(e, stored.order(), stored.statusWriteMicros());
-                if (e.placedAtMillis() < healSeenMillis) {
-                    handedNow++;
+                if (hand(e, stored.order(), stored.statusWriteMicros())) {
+                    all++;
+                    if (e.placedAtMillis() < healSeenMillis) {
+                        handedNow++;
+                    }
                 }
             } else {
                 missing++;
             }
         }
+        handedByReads += all;
         return new Taken(handedNow, missing);
     }
 
     /** This DC's rows of each customer's orders, read at once. */
     private Map<String, CompletableFuture<Map<UUID, OrderInbox.Stored>>> rowsHere(Map<String, LinkedHashSet<UUID>> idsByCustomer) {
         Map<String, CompletableFuture<Map<UUID, OrderInbox.Stored>>> reads = new HashMap<>();
-        idsByCustomer.forEach((customer, ids) -> reads.put(customer, inbox.ordersAsync(customer, List.copyOf(ids))));
+        idsByCustomer.forEach((customer, ids) -> reads.put(customer, sources.orders(customer, List.copyOf(ids))));
         return reads;
     }
 
-    /** Gives the engine an order of its inbox and remembers the row, so neither path hands it over again. */
-    private void hand(OrderInbox.Entry entry, Order order, long writeMicros) throws InterruptedException {
-        engine.accept(entry, order, writeMicros);
-        handed.put(entry.placedAt(), entry.placedAtMillis());
+    /**
+     * Gives the engine an order of its inbox unless the row was handed already, and remembers the
+     * row, so neither thread hands it over again: false if it was handed before.
+     */
+    private boolean hand(OrderInbox.Entry entry, Order order, long writeMicros) throws InterruptedException {
+        if (handed.putIfAbsent(entry.placedAt(), entry.placedAtMillis()) != null) {
+            return false;
+        }
+        try {
+            sources.accept(entry, order, writeMicros);
+        } catch (InterruptedException | RuntimeException e) {
+            handed.remove(entry.placedAt());
+            throw e;
+        }
+        return true;
     }
 
     @Override
     public void stop() {
         running = false;
-        if (thread != null) {
-            thread.interrupt();
-            try {
-                thread.join(5_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+        for (Thread t : new Thread[] {thread, announcements, lateAnnouncements}) {
+            if (t != null) {
+                t.interrupt();
+                try {
+                    t.join(5_000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
             }
         }
         if (nextHealSweepMillis != Long.MAX_VALUE) {
-            log.info("inbox after the heal, until the stop: {}", healSweeps.summary(healSeenMillis));
+            synchronized (this) {
+                log.info("inbox after the heal, until the stop: {}", healSweeps.summary(healSeenMillis));
+            }
         }
     }
 
