@@ -21,6 +21,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 class InboxPollerTest {
 
@@ -266,7 +267,8 @@ class InboxPollerTest {
                     .isEqualTo(first);
             OrderInbox.Entry second = placedNow();
             poller.announced(second, pending(second), 1);
-            Thread.sleep(2 * maxAge);
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> System.currentTimeMillis() - second.placedAtMillis() > 2 * maxAge);
             engineFree.countDown();
             assertThat(held.accepted.poll(10, TimeUnit.SECONDS))
                     .as("the second one, older than the limit when its turn came").isEqualTo(second);
