@@ -128,7 +128,7 @@ public class InboxPoller implements SmartLifecycle {
     private long healSweepsUntilMillis = -1;
     private long healSweepFromMillis;
     private long nextHealSweepMillis = Long.MAX_VALUE;
-    /** Replaced and read by the poller thread, counted into by the announcements' thread too: guarded by itself as a monitor of the poller. */
+    /** Replaced and read by the poller thread, counted into by the late announcements' thread too: guarded by the poller's monitor. */
     private HealSweeps healSweeps = new HealSweeps();
     /** Orders the poller's reads handed to the engine (poller thread only). */
     private long handedByReads;
