@@ -13,6 +13,13 @@ import io.geobroker.domain.OrderStatus;
  * order the engine already knows is not only marked: the engine writes the order's whole row again
  * as it stands, above that PENDING write, and every region ends with the home's decision, one list
  * entry (the one whose {@code placed_at} the row names) and the reservation the home made.
+ *
+ * <p>That rewrite needs an engine that remembers the order. One that restarted after deciding it
+ * (cancelled, rejected, filled) does not, and would take a later PENDING row that won over its
+ * decision for a new order and open it. So PENDING rows are written {@link #PENDING_WRITE_LAG_MICROS}
+ * below the placing broker's clock: a home's write about the order wins over every PENDING write of
+ * it made less than that after it, whichever came first and whatever the clocks say, and the row a
+ * restarted home reads shows its own decision.
  */
 public enum InboxDecision {
     /** Not known and still PENDING: reserve and open it, or reject it. */
@@ -28,6 +35,14 @@ public enum InboxDecision {
      * time just before the inbox row's time-based id, so a millisecond covers it.
      */
     static final long PLACEMENT_MARGIN_MICROS = 1_000;
+
+    /**
+     * How far below its own clock a placing broker writes an order's PENDING rows (its row, list
+     * entry and inbox row): a day, longer than any clock skew and than a cut link keeps a region
+     * from reading the home's decision. Nothing else writes below it: every other write of the order
+     * is the home's, and the placing region writes an order only while its own DC has no row of it.
+     */
+    public static final long PENDING_WRITE_LAG_MICROS = 86_400_000_000L;
 
     public static InboxDecision of(boolean known, OrderStatus rowStatus) {
         if (known) {

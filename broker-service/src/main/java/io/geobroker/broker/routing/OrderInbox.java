@@ -10,6 +10,7 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.uuid.Uuids;
 import io.geobroker.broker.matching.BatchLogBypass;
 import io.geobroker.broker.matching.HealResend;
+import io.geobroker.broker.matching.InboxDecision;
 import io.geobroker.broker.order.Coalescer;
 import io.geobroker.broker.order.NewOrder;
 import io.geobroker.broker.order.Order;
@@ -219,9 +220,13 @@ public class OrderInbox {
         }
     }
 
-    /** Write times of this broker's own PENDING rows: microseconds, strictly increasing. */
+    /**
+     * Write times of this broker's own PENDING rows: microseconds, strictly increasing, a day below
+     * the clock, so that they lose to every write of the home region about the order
+     * ({@link InboxDecision#PENDING_WRITE_LAG_MICROS}).
+     */
     private long nextWriteMicros() {
-        long now = System.currentTimeMillis() * 1000;
+        long now = System.currentTimeMillis() * 1000 - InboxDecision.PENDING_WRITE_LAG_MICROS;
         return lastWriteMicros.accumulateAndGet(now, (last, wall) -> Math.max(wall, last + 1));
     }
 

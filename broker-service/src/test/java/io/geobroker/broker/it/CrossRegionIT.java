@@ -457,6 +457,51 @@ class CrossRegionIT {
         assertThat(market.text("status")).isEqualTo("FILLED");
     }
 
+    /**
+     * A client places an order at home, cancels it there, and places the same client order id again
+     * through Sydney while the link is cut (a retry elsewhere: Sydney's DC has no row of it, so it is
+     * stored PENDING, later than the cancel by every clock); the home broker restarts before that
+     * placement reaches it, and its engine no longer remembers the cancelled order. Sydney's PENDING
+     * rows are written below its clock ({@code InboxDecision.PENDING_WRITE_LAG_MICROS}) and lose to the
+     * home's writes: once the link is back the order is CANCELLED in both regions, its inbox row taken
+     * and nothing reserved. Written at the clock, the PENDING row won over the cancel and the order
+     * ended PENDING or open again.
+     */
+    @Test
+    void an_order_cancelled_at_home_and_placed_again_elsewhere_during_a_cut_stays_cancelled_after_a_restart()
+            throws InterruptedException {
+        assumeThat(local.wanStatus()).as("cutting the link needs the emulated WAN").startsWith("WAN on");
+        String nyse = symbolOf("NYSE", 7);
+        Customer c = customer("USD");
+        String orderId;
+        local.cutLink(SYDNEY, NVIRGINIA);
+        try {
+            BrokerApi.Response placed = api(NVIRGINIA).place(c.token, "again-1", nyse, "BUY", "LIMIT", 3,
+                    "limitPrice", 2_000, "timeInForce", "GTC");
+            assertThat(placed.status()).as("%s", placed.body()).isEqualTo(201);
+            orderId = placed.text("orderId");
+            BrokerApi.Response cancelled = api(NVIRGINIA).cancel(c.token, orderId);
+            assertThat(cancelled.status()).as("%s", cancelled.body()).isEqualTo(200);
+            BrokerApi.Response again = api(SYDNEY).place(c.token, "again-1", nyse, "BUY", "LIMIT", 3,
+                    "limitPrice", 2_000, "timeInForce", "GTC");
+            assertThat(again.status()).as("stored in Sydney's DC, which has no row of it: %s", again.body())
+                    .isEqualTo(202);
+            assertThat(again.text("orderId")).isEqualTo(orderId);
+            BrokerProcess home = brokers.get(NVIRGINIA);
+            home.kill();
+            home.launch();
+            home.awaitHealthy();
+        } finally {
+            local.restoreLink(SYDNEY, NVIRGINIA);
+        }
+        await("Sydney's inbox row taken at home").atMost(AFTER_CUT).pollInterval(Duration.ofMillis(200))
+                .until(() -> processed(NVIRGINIA, orderId));
+        awaitStatus(NVIRGINIA, c, orderId, "CANCELLED", AFTER_CUT);
+        awaitStatus(SYDNEY, c, orderId, "CANCELLED", AFTER_CUT);
+        assertThat(orderRow(NVIRGINIA, c, orderId)).as("the home's DC").isEqualTo("CANCELLED");
+        assertThat(api(NVIRGINIA).cash(c.token, "USD")).as("nothing reserved").containsExactly(CASH, 0);
+    }
+
     // ---- helpers
 
     private record Customer(String id, String token) {
