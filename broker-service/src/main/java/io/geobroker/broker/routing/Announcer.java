@@ -138,12 +138,18 @@ public class Announcer {
         if (batch == null) {
             return;
         }
+        long sentNanos = System.nanoTime();
         sender.send(region, PATH, batch).whenComplete((accepted, e) -> {
             List<List<Forwarded.InboxRow>> next = new ArrayList<>();
             boolean retry = false;
             synchronized (this) {
                 Pending p = regions.get(region);
                 p.inFlight--;
+                if (log.isDebugEnabled()) {
+                    log.debug("{} announcement(s) to {} {} after {} ms; {} waiting, {} under way", batch.size(), region,
+                            Boolean.TRUE.equals(accepted) ? "taken" : "not taken",
+                            (System.nanoTime() - sentNanos) / 1_000_000, p.queue.size(), p.inFlight);
+                }
                 if (Boolean.TRUE.equals(accepted)) {
                     p.failing = false;
                 } else {

@@ -436,11 +436,17 @@ public class InboxPoller implements SmartLifecycle {
         for (Announced a : waiting) {
             idsByCustomer.computeIfAbsent(a.order().customerId(), c -> new LinkedHashSet<>()).add(a.order().orderId());
         }
+        long readFrom = System.currentTimeMillis();
         Map<String, CompletableFuture<Map<UUID, OrderInbox.Stored>>> reads = rowsHere(idsByCustomer);
         int handedLate = 0;
         int fromMessage = 0;
         for (Announced a : waiting) {
             OrderInbox.Stored here = OrderDao.joined(reads.get(a.order().customerId())).get(a.order().orderId());
+            if (a == waiting.get(0) && log.isDebugEnabled()) {
+                log.debug("{} late announcement(s) of {} customer(s), the first received {} ms ago: its read took {} ms",
+                        waiting.size(), idsByCustomer.size(), readFrom - a.receivedMillis(),
+                        System.currentTimeMillis() - readFrom);
+            }
             if (here != null) {
                 handedLate += hand(a.entry(), here.order(), here.statusWriteMicros()) ? 1 : 0;
             } else if (hand(a.entry(), a.order(), a.writeMicros())) {
