@@ -56,13 +56,18 @@ public class OrderService {
      * region's symbol, a market order is executed by the home region's broker now (one WAN round
      * trip) and a limit or stop order is stored PENDING in this DC for the home broker to take from
      * its inbox once Cassandra has replicated it (202); the home broker is sent the order at once, so
-     * it need not wait for replication or for its next inbox poll.
+     * it need not wait for replication or for its next inbox poll. A repeat of an order still PENDING
+     * here writes its inbox row again ({@link OrderInbox#writeAgain}).
      */
     public Placed place(String customerId, PlaceOrderRequest request) {
         NewOrder order = validated(customerId, request, routing.localRegion());
         Optional<Order> existing = orders.find(customerId, order.orderId());
         if (existing.isPresent()) {
-            return repeated(existing.get(), order);
+            Order stored = existing.get();
+            if (stored.status() == OrderStatus.PENDING && !routing.isLocal(order.symbol()) && stored.sameRequestAs(order)) {
+                inbox.writeAgain(stored);
+            }
+            return repeated(stored, order);
         }
         if (routing.isLocal(order.symbol())) {
             return placeHere(order, 0);

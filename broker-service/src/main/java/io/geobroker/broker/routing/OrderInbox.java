@@ -116,8 +116,8 @@ public class OrderInbox {
     /**
      * Stores a limit or stop order placed here for another region's symbol: PENDING, reserving
      * nothing (the home region owns the cash and shares it needs). Idempotent: the order id is
-     * derived from the customer and client order id, so a repeat writes the same rows (and one more
-     * inbox row, which the home broker recognises as an order it already has).
+     * derived from the customer and client order id, and a repeat finds the order's row here
+     * ({@link #writeAgain}).
      *
      * @return the order as stored, its inbox row and the write time of its rows
      */
@@ -140,6 +140,24 @@ public class OrderInbox {
                 n.placedRegion());
         return new Pending(order, new Entry(n.homeRegion(), minuteOf(placedAt.toEpochMilli()), placed, n.orderId(),
                 n.customerId(), n.placedRegion(), false), writeMicros);
+    }
+
+    /**
+     * A placement repeated here while its order is still PENDING here: the order's list entry (the
+     * same row as its first placement's) and a new inbox row, in the current minute, so that the home
+     * broker's inbox reads find the order again. A first placement whose rows were written one by one
+     * and failed after its order row (answered 503) is completed so; an order the home took already is
+     * only written again there, above this PENDING row ({@link InboxDecision}). Not announced: the home
+     * takes it from its inbox reads, after a read of the order's row in its own DC, where a decision it
+     * made before a restart wins over every PENDING write.
+     */
+    public void writeAgain(Order pending) {
+        UUID placed = Uuids.timeBased();
+        write(List.of(
+                insertByCustomer.bind(pending.customerId(), pending.placedAt(), pending.orderId(), pending.symbol(),
+                        pending.side().name(), pending.type().name(), pending.quantity()),
+                insertInbox.bind(pending.homeRegion(), minuteOf(Uuids.unixTimestamp(placed)), placed, pending.orderId(),
+                        pending.customerId(), pending.placedRegion())));
     }
 
     /**

@@ -3,6 +3,8 @@ package io.geobroker.broker.it;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.geobroker.broker.matching.InboxDecision;
+import io.geobroker.broker.order.OrderIds;
 import io.geobroker.domain.SymbolDirectory;
 import io.geobroker.domain.Topics;
 import io.geobroker.domain.Topology;
@@ -500,6 +502,41 @@ class CrossRegionIT {
         awaitStatus(SYDNEY, c, orderId, "CANCELLED", AFTER_CUT);
         assertThat(orderRow(NVIRGINIA, c, orderId)).as("the home's DC").isEqualTo("CANCELLED");
         assertThat(api(NVIRGINIA).cash(c.token, "USD")).as("nothing reserved").containsExactly(CASH, 0);
+    }
+
+    /**
+     * A placement for another region's symbol whose rows were written one by one (the batch log
+     * bypassed) and failed after the order's own row: its placer was answered 503, the row here says
+     * PENDING, and neither an inbox row nor an announcement tells the home about it. Placed again, it
+     * is answered 200 PENDING and its inbox row is written again, and the home takes it.
+     */
+    @Test
+    void a_pending_order_without_its_inbox_row_reaches_its_home_when_placed_again() {
+        Customer c = customer("USD");
+        String symbol = symbolOf("NYSE", 8);
+        UUID orderId = OrderIds.orderId(c.id(), "half-written");
+        java.time.Instant placed = java.time.Instant.now();
+        sessions.get(SYDNEY).execute(com.datastax.oss.driver.api.core.cql.SimpleStatement.newInstance(
+                        "INSERT INTO customer_orders (customer_id, order_id, client_order_id, symbol, exchange, currency, "
+                                + "home_region, placed_region, side, order_type, time_in_force, all_or_none, quantity, "
+                                + "limit_price, triggered, status, filled_quantity, filled_notional, reserved, placed_at, "
+                                + "updated_at) VALUES (?, ?, 'half-written', ?, 'NYSE', 'USD', ?, ?, 'BUY', 'LIMIT', 'GTC', "
+                                + "false, 3, 2000, false, 'PENDING', 0, 0, 0, ?, ?)",
+                        c.id(), orderId, symbol, NVIRGINIA, SYDNEY, placed, placed)
+                .setQueryTimestamp(placed.toEpochMilli() * 1000 - InboxDecision.PENDING_WRITE_LAG_MICROS)
+                .setConsistencyLevel(com.datastax.oss.driver.api.core.DefaultConsistencyLevel.LOCAL_QUORUM));
+
+        BrokerApi.Response again = api(SYDNEY).place(c.token, "half-written", symbol, "BUY", "LIMIT", 3,
+                "limitPrice", 2_000, "timeInForce", "GTC");
+        assertThat(again.status()).as("a repeat: %s", again.body()).isEqualTo(200);
+        assertThat(again.text("orderId")).isEqualTo(orderId.toString());
+        assertThat(again.text("status")).isEqualTo("PENDING");
+        awaitStatus(NVIRGINIA, c, orderId.toString(), "OPEN");
+        awaitStatus(SYDNEY, c, orderId.toString(), "OPEN");
+        assertThat(api(NVIRGINIA).cash(c.token, "USD")).as("reserved once: 3 x 20.00")
+                .containsExactly(CASH - 6_000, 6_000);
+        assertThat(api(SYDNEY).get(c.token, "/api/v1/orders?pageSize=500").body().path("items").findValuesAsText("orderId")
+                .stream().filter(orderId.toString()::equals).count()).as("listed once").isEqualTo(1);
     }
 
     // ---- helpers
