@@ -1,7 +1,9 @@
 package io.geobroker.broker.it;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.geobroker.broker.matching.InboxDecision;
 import io.geobroker.broker.order.OrderIds;
@@ -18,6 +20,7 @@ import org.junit.jupiter.api.TestInstance;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -306,21 +309,32 @@ class CrossRegionIT {
      * forwarded with the placing region's row), as a broker restarted since then finds it.
      */
     private void writeCancelledRow(String region, Customer c, String symbol, String orderId, long placedAtMillis) {
-        java.time.Instant placed = java.time.Instant.ofEpochMilli(placedAtMillis);
-        sessions.get(region).execute(com.datastax.oss.driver.api.core.cql.SimpleStatement.newInstance(
-                "INSERT INTO customer_orders (customer_id, order_id, client_order_id, symbol, exchange, currency, "
-                        + "home_region, placed_region, side, order_type, time_in_force, all_or_none, quantity, limit_price, "
-                        + "triggered, status, filled_quantity, filled_notional, reserved, placed_at, updated_at) "
-                        + "VALUES (?, ?, 'announced-decided', ?, 'NYSE', 'USD', ?, ?, 'BUY', 'LIMIT', 'GTC', false, 3, 2000, "
-                        + "false, 'CANCELLED', 0, 0, 0, ?, ?)",
-                c.id(), UUID.fromString(orderId), symbol, NVIRGINIA, SYDNEY, placed, placed.plusSeconds(1))
-                .setConsistencyLevel(com.datastax.oss.driver.api.core.DefaultConsistencyLevel.LOCAL_QUORUM));
+        Instant placed = Instant.ofEpochMilli(placedAtMillis);
+        writeOrderRow(region, c, symbol, UUID.fromString(orderId), "announced-decided", "CANCELLED", placed,
+                placed.plusSeconds(1), null);
+    }
+
+    /**
+     * A {@code customer_orders} row of a buy of 3 NYSE shares at 20.00 placed in Sydney, written
+     * straight to {@code region}'s DC at {@code writeMicros} (null: the driver's clock).
+     */
+    private void writeOrderRow(String region, Customer c, String symbol, UUID orderId, String clientOrderId,
+                               String status, Instant placed, Instant updated, Long writeMicros) {
+        SimpleStatement row = SimpleStatement.newInstance(
+                        "INSERT INTO customer_orders (customer_id, order_id, client_order_id, symbol, exchange, currency, "
+                                + "home_region, placed_region, side, order_type, time_in_force, all_or_none, quantity, "
+                                + "limit_price, triggered, status, filled_quantity, filled_notional, reserved, placed_at, "
+                                + "updated_at) VALUES (?, ?, ?, ?, 'NYSE', 'USD', ?, ?, 'BUY', 'LIMIT', 'GTC', false, 3, 2000, "
+                                + "false, ?, 0, 0, 0, ?, ?)",
+                        c.id(), orderId, clientOrderId, symbol, NVIRGINIA, SYDNEY, status, placed, updated)
+                .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM);
+        sessions.get(region).execute(writeMicros == null ? row : row.setQueryTimestamp(writeMicros));
     }
 
     /** The announcement a Sydney broker would send for a PENDING buy of 3 at 20.00 placed at {@code placedAtMillis}. */
     private static Map<String, Object> announcement(Customer c, String symbol, String clientOrderId, long placedAtMillis) {
         String orderId = UUID.randomUUID().toString();
-        String placedAt = java.time.Instant.ofEpochMilli(placedAtMillis).toString();
+        String placedAt = Instant.ofEpochMilli(placedAtMillis).toString();
         Map<String, Object> order = new LinkedHashMap<>();
         order.put("orderId", orderId);
         order.put("customerId", c.id());
@@ -515,16 +529,9 @@ class CrossRegionIT {
         Customer c = customer("USD");
         String symbol = symbolOf("NYSE", 8);
         UUID orderId = OrderIds.orderId(c.id(), "half-written");
-        java.time.Instant placed = java.time.Instant.now();
-        sessions.get(SYDNEY).execute(com.datastax.oss.driver.api.core.cql.SimpleStatement.newInstance(
-                        "INSERT INTO customer_orders (customer_id, order_id, client_order_id, symbol, exchange, currency, "
-                                + "home_region, placed_region, side, order_type, time_in_force, all_or_none, quantity, "
-                                + "limit_price, triggered, status, filled_quantity, filled_notional, reserved, placed_at, "
-                                + "updated_at) VALUES (?, ?, 'half-written', ?, 'NYSE', 'USD', ?, ?, 'BUY', 'LIMIT', 'GTC', "
-                                + "false, 3, 2000, false, 'PENDING', 0, 0, 0, ?, ?)",
-                        c.id(), orderId, symbol, NVIRGINIA, SYDNEY, placed, placed)
-                .setQueryTimestamp(placed.toEpochMilli() * 1000 - InboxDecision.PENDING_WRITE_LAG_MICROS)
-                .setConsistencyLevel(com.datastax.oss.driver.api.core.DefaultConsistencyLevel.LOCAL_QUORUM));
+        Instant placed = Instant.now();
+        writeOrderRow(SYDNEY, c, symbol, orderId, "half-written", "PENDING", placed, placed,
+                placed.toEpochMilli() * 1000 - InboxDecision.PENDING_WRITE_LAG_MICROS);
 
         BrokerApi.Response again = api(SYDNEY).place(c.token, "half-written", symbol, "BUY", "LIMIT", 3,
                 "limitPrice", 2_000, "timeInForce", "GTC");
