@@ -20,6 +20,7 @@ public record BrokerProperties(
         @DefaultValue Security security,
         @DefaultValue Web web,
         @DefaultValue CrossRegion crossRegion,
+        @DefaultValue Placement placement,
         @DefaultValue Fix fix) {
 
     /** Cassandra keyspace and request timeout; contact points and local DC come from the topology. */
@@ -160,6 +161,21 @@ public record BrokerProperties(
             /* Bound on the bytes so kept; during a longer cut the oldest are left to Cassandra's
                hints (0: nothing kept, nothing written again). */
             @DefaultValue("67108864") long resendMaxBytes) {
+    }
+
+    /** A placement's check for an earlier order of its client order id ({@code order.KnownOrderIds}). */
+    public record Placement(
+            /* How long a customer's placing regions are trusted before they are read again. While only
+               this region places the customer's orders, a new client order id needs no read of
+               customer_orders; a repeat placed here of an order placed through another region within
+               this time (plus the replication) of that region's first placement of the customer is
+               taken as new and left to the order's home, as a repeat within the replication window
+               is. Shorter: one small read per active customer this often. 0: every placement reads. */
+            @DefaultValue("1s") Duration placingRegionsRefresh,
+            /* Order ids kept in memory over all customers (~64 bytes each); the least recently placing
+               customers' are read again at their next placement. A customer with more than a quarter
+               of this is read at every placement. */
+            @DefaultValue("500000") int knownOrderIds) {
     }
 
     /** HTTP request limits. */

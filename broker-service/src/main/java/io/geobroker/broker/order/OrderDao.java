@@ -43,10 +43,14 @@ public class OrderDao {
      */
     public static final int IDS_PER_READ = 64;
 
+    /** Rows of a page when a customer's order ids are read all at once. */
+    private static final int ID_PAGE = 5_000;
+
     private final CqlSession session;
     private final PreparedStatement byId;
     private final PreparedStatement byIds;
     private final PreparedStatement byCustomer;
+    private final PreparedStatement idsOfCustomer;
     private final Coalescer<String, UUID, Row> lookups;
     private final DistributionSummary idsPerRead;
 
@@ -58,6 +62,23 @@ public class OrderDao {
         this.lookups = new Coalescer<>(this::readOrders, IDS_PER_READ);
         this.byCustomer = session.prepare(
                 "SELECT placed_at, order_id, symbol FROM orders_by_customer WHERE customer_id = ?");
+        this.idsOfCustomer = session.prepare("SELECT order_id FROM customer_orders WHERE customer_id = ?");
+    }
+
+    /**
+     * Every order id of the customer this DC has a row of (complete or not), or empty if there are
+     * more than {@code limit}: one read of the customer's partition, in pages.
+     */
+    public Optional<List<UUID>> orderIds(String customerId, int limit) {
+        ResultSet rs = session.execute(requestRead(idsOfCustomer.bind(customerId)).setPageSize(ID_PAGE));
+        List<UUID> ids = new ArrayList<>();
+        for (Row row : rs) {
+            if (ids.size() == limit) {
+                return Optional.empty();
+            }
+            ids.add(row.getUuid("order_id"));
+        }
+        return Optional.of(ids);
     }
 
     /**

@@ -33,6 +33,7 @@ public class OrderService {
     }
 
     private final OrderDao orders;
+    private final KnownOrderIds knownIds;
     private final OrderInbox inbox;
     private final HomeRegion homeRegion;
     private final Engine engine;
@@ -40,9 +41,10 @@ public class OrderService {
     private final OrderValidator validator;
     private final Duration timeout;
 
-    public OrderService(OrderDao orders, OrderInbox inbox, HomeRegion homeRegion, Engine engine, Routing routing,
-                        SymbolDirectory directory, BrokerProperties properties) {
+    public OrderService(OrderDao orders, KnownOrderIds knownIds, OrderInbox inbox, HomeRegion homeRegion, Engine engine,
+                        Routing routing, SymbolDirectory directory, BrokerProperties properties) {
         this.orders = orders;
+        this.knownIds = knownIds;
         this.inbox = inbox;
         this.homeRegion = homeRegion;
         this.engine = engine;
@@ -57,11 +59,13 @@ public class OrderService {
      * trip) and a limit or stop order is stored PENDING in this DC for the home broker to take from
      * its inbox once Cassandra has replicated it (202); the home broker is sent the order at once, so
      * it need not wait for replication or for its next inbox poll. A repeat of an order still PENDING
-     * here writes its inbox row again ({@link OrderInbox#writeAgain}).
+     * here writes its inbox row again ({@link OrderInbox#writeAgain}). An earlier order of the client
+     * order id is read only when there may be one ({@link KnownOrderIds}).
      */
     public Placed place(String customerId, PlaceOrderRequest request) {
         NewOrder order = validated(customerId, request, routing.localRegion());
-        Optional<Order> existing = orders.find(customerId, order.orderId());
+        Optional<Order> existing = knownIds.mayExist(customerId, order.orderId(), order.clientOrderId())
+                ? orders.find(customerId, order.orderId()) : Optional.empty();
         if (existing.isPresent()) {
             Order stored = existing.get();
             if (stored.status() == OrderStatus.PENDING && !routing.isLocal(order.symbol()) && stored.sameRequestAs(order)) {

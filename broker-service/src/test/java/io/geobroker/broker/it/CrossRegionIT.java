@@ -26,7 +26,10 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
@@ -546,7 +549,88 @@ class CrossRegionIT {
                 .stream().filter(orderId.toString()::equals).count()).as("listed once").isEqualTo(1);
     }
 
+    /**
+     * A placement of a customer that places only through one region is checked against the ids its
+     * broker holds, not read: a repeat is still found after the broker restarted (it reads the
+     * customer's ids from its DC again). Once the customer places through another region too, the
+     * first broker notices it within its refresh (1 s) and reads every placement again, so a repeat
+     * of an order placed elsewhere is found there, not taken as new.
+     */
+    @Test
+    void a_repeat_is_found_after_a_restart_and_after_the_customer_placed_through_another_region()
+            throws InterruptedException {
+        String nyse = symbolOf("NYSE", 9);
+        String asx = symbolOf("ASX", 1);
+        Customer c = customer("USD", "AUD");
+        BrokerApi.Response first = api(NVIRGINIA).place(c.token, "only-here", nyse, "BUY", "LIMIT", 3,
+                "limitPrice", 2_000, "timeInForce", "GTC");
+        assertThat(first.status()).as("%s", first.body()).isEqualTo(201);
+        assertThat(placingRegions(NVIRGINIA, c)).as("registered before the placement").containsExactly(NVIRGINIA);
+
+        BrokerProcess home = brokers.get(NVIRGINIA);
+        home.kill();
+        home.launch();
+        home.awaitHealthy();
+        BrokerApi.Response again = api(NVIRGINIA).place(c.token, "only-here", nyse, "BUY", "LIMIT", 3,
+                "limitPrice", 2_000, "timeInForce", "GTC");
+        assertThat(again.status()).as("a repeat after the restart: %s", again.body()).isEqualTo(200);
+        assertThat(again.text("orderId")).isEqualTo(first.text("orderId"));
+        BrokerApi.Response reused = api(NVIRGINIA).place(c.token, "only-here", nyse, "BUY", "LIMIT", 4,
+                "limitPrice", 2_000, "timeInForce", "GTC");
+        assertThat(reused.status()).as("the id reused for another order: %s", reused.body()).isEqualTo(409);
+        double knownNew = idempotencyChecks(NVIRGINIA, "known-new");
+        BrokerApi.Response next = api(NVIRGINIA).place(c.token, "only-here-2", nyse, "BUY", "LIMIT", 1,
+                "limitPrice", 2_000, "timeInForce", "GTC");
+        assertThat(next.status()).as("%s", next.body()).isEqualTo(201);
+        assertThat(idempotencyChecks(NVIRGINIA, "known-new")).as("a new id of a customer placing only here: no read")
+                .isEqualTo(knownNew + 1);
+
+        BrokerApi.Response elsewhere = api(SYDNEY).place(c.token, "placed-in-sydney", asx, "BUY", "LIMIT", 5,
+                "limitPrice", 1_000, "timeInForce", "GTC");
+        assertThat(elsewhere.status()).as("%s", elsewhere.body()).isEqualTo(201);
+        String orderId = elsewhere.text("orderId");
+        await().atMost(REPLICATION).until(() -> "OPEN".equals(orderRow(NVIRGINIA, c, orderId))
+                && placingRegions(NVIRGINIA, c).equals(Set.of(NVIRGINIA, SYDNEY)));
+        // N. Virginia reads the customer's placing regions again at a placement a second after its
+        // last read: from then on each placement of the customer reads customer_orders.
+        double reads = idempotencyChecks(NVIRGINIA, "read");
+        int[] probes = {0};
+        await("N. Virginia reading the customer's placements").atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(250)).until(() -> {
+                    BrokerApi.Response probe = api(NVIRGINIA).place(c.token, "probe-" + probes[0]++, nyse, "BUY",
+                            "LIMIT", 1, "limitPrice", 2_000, "timeInForce", "GTC");
+                    assertThat(probe.status()).as("%s", probe.body()).isEqualTo(201);
+                    return idempotencyChecks(NVIRGINIA, "read") > reads;
+                });
+
+        BrokerApi.Response repeat = api(NVIRGINIA).place(c.token, "placed-in-sydney", asx, "BUY", "LIMIT", 5,
+                "limitPrice", 1_000, "timeInForce", "GTC");
+        assertThat(repeat.status()).as("Sydney's order, repeated in N. Virginia: %s", repeat.body()).isEqualTo(200);
+        assertThat(repeat.text("orderId")).isEqualTo(orderId);
+        assertThat(repeat.text("status")).isEqualTo("OPEN");
+        assertThat(repeat.text("placedRegion")).isEqualTo(SYDNEY);
+        assertThat(api(SYDNEY).cash(c.token, "AUD")).as("reserved once: 5 x 10.00").containsExactly(CASH - 5_000, 5_000);
+        long reserved = (3 + 1 + probes[0]) * 2_000L;
+        assertThat(api(NVIRGINIA).cash(c.token, "USD")).as("reserved once: 3 x 20.00, then 20.00 per order")
+                .containsExactly(CASH - reserved, reserved);
+    }
+
     // ---- helpers
+
+    /** The region's broker's placements checked by {@code check} ({@code read} or {@code known-new}) so far. */
+    private double idempotencyChecks(String region, String check) {
+        Matcher m = Pattern.compile("geobroker_placement_idempotency_total\\{[^}]*check=\"" + check
+                + "\"[^}]*\\} (\\S+)").matcher(brokers.get(region).api.rawText("/actuator/prometheus"));
+        return m.find() ? Double.parseDouble(m.group(1)) : 0;
+    }
+
+    /** The customer's placing regions in the region's DC, read directly. */
+    private Set<String> placingRegions(String region, Customer c) {
+        Row row = sessions.get(region).execute(SimpleStatement.newInstance(
+                "SELECT placing_regions FROM customers WHERE customer_id = ?", c.id())
+                .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM)).one();
+        return row == null ? Set.of() : row.getSet("placing_regions", String.class);
+    }
 
     private record Customer(String id, String token) {
     }
