@@ -95,6 +95,7 @@ class GrafanaDashboardTest {
             broker("geobroker.tickers.dead.lettered", Kind.COUNTER, false, "ticker/TickerConsumer.java"),
             broker("geobroker.http.direct.requests", Kind.COUNTER, false, "web/HotPathFilter.java"),
             broker("geobroker.coalesced.items", Kind.SUMMARY, false, "order/Coalescer.java"),
+            broker("geobroker.placement.idempotency", Kind.COUNTER, false, "order/KnownOrderIds.java"),
             broker("geobroker.live.price.push", Kind.TIMER, true, "live/LiveFeed.java"),
             // Kafka's own consumer metrics, bound to the registry by the ticker consumer.
             new Meter("kafka.consumer.fetch.manager.records.lag.max", Kind.GAUGE, false, true,
