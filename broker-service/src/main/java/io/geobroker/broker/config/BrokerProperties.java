@@ -172,7 +172,7 @@ public record BrokerProperties(
                taken as new and left to the order's home, as a repeat within the replication window
                is. Shorter: one small read per active customer this often. 0: every placement reads. */
             @DefaultValue("1s") Duration placingRegionsRefresh,
-            /* Order ids kept in memory over all customers (~64 bytes each); the least recently placing
+            /* Order ids kept in memory over all customers (~72 bytes each); the least recently placing
                customers' are read again at their next placement. A customer with more than a quarter
                of this is read at every placement. */
             @DefaultValue("500000") int knownOrderIds) {
