@@ -31,7 +31,8 @@ import java.util.function.LongSupplier;
  * Once another region has taken a placement of the customer, every placement reads, as before.
  *
  * <p>The broker adds its region to the customer's placing regions, durably, before the customer's
- * first placement through it, and reads them again when they are older than {@code refresh}. So a
+ * first placement through it, and reads them again when they are older than {@code refresh} (not
+ * once they name another region: they only grow). So a
  * repeat placed here of an order placed through another region is taken as new only when it comes
  * within {@code refresh} (plus the replication) of that region's first placement of the customer:
  * the same race as a repeat inside the replication window, which the order's home decides.
@@ -166,6 +167,9 @@ public class KnownOrderIds {
     }
 
     private boolean decide(Customer c, String customerId, UUID orderId) {
+        if (c.regions != null && c.regions.contains(region) && (c.regions.size() > 1 || c.tooMany)) {
+            return true; // placing regions only grow: nothing more to learn
+        }
         long now = nanoTime.getAsLong();
         if (c.regions == null || now - c.regionsReadNanos >= refreshNanos) {
             c.regions = store.placingRegions(customerId);

@@ -88,6 +88,9 @@ class KnownOrderIdsTest {
         assertThat(dc.regions.get("bob")).containsExactlyInAnyOrder("nvirginia", "sydney");
         assertThat(dc.idReads).as("no ids held for a customer of several regions").isZero();
         assertThat(known.heldIds()).isZero();
+        now += 5 * SECOND;
+        assertThat(known.mayExist("bob", id("bob", "c"), "c")).isTrue();
+        assertThat(dc.regionReads).as("placing regions only grow: not read again").isEqualTo(1);
     }
 
     @Test
