@@ -326,7 +326,8 @@ public class Engine implements SmartLifecycle {
                     inFlight.awaitOldest(IDLE_ACK_WAIT_MILLIS);
                     first = queue.poll();
                 } else if (first == null) {
-                    first = queue.poll(config.expiryInterval().toMillis(), TimeUnit.MILLISECONDS);
+                    first = queue.poll(Math.min(config.expiryInterval().toMillis(), quotes.checkMillis()),
+                            TimeUnit.MILLISECONDS);
                 }
                 if (first != null) {
                     long start = System.nanoTime();

@@ -125,7 +125,7 @@ final class OrderLifecycle {
         s.quoteExchangeTimeMicros = t.exchangeTimeMicros();
         s.quoteUpdatedAt = now();
         s.lastTickerSequence = t.sequence();
-        if (quotes.due(s, System.nanoTime())) {
+        if (quotes.writtenWithItsTicker()) {
             group.symbols.add(s);
         }
         s.book.onTicker(t.price(), t.volume(), new SymbolBook.Sink() {

@@ -56,4 +56,29 @@ class QuoteScheduleTest {
         quotes.addDue(List.of(aapl), group, SECOND / 4);
         assertThat(group.symbols).containsExactly(aapl);
     }
+
+    @Test
+    void a_long_interval_is_still_checked_every_quarter_second_so_a_first_quote_is_written_soon() {
+        QuoteSchedule hourly = new QuoteSchedule(Duration.ofHours(1), 0);
+        Group group = new Group(new WriteClock());
+        aapl.quoteSequence = aapl.persistedQuoteSequence;
+        hourly.addDue(List.of(aapl), group, 0);
+        assertThat(group.symbols).as("checked at once, before any quote").isEmpty();
+
+        aapl.quoteSequence = 0;
+        hourly.addDue(List.of(aapl), group, QuoteSchedule.MAX_CHECK_NANOS - 1);
+        assertThat(group.symbols).isEmpty();
+        hourly.addDue(List.of(aapl), group, QuoteSchedule.MAX_CHECK_NANOS);
+        assertThat(group.symbols).as("a symbol never written is due at its first quote").containsExactly(aapl);
+        assertThat(hourly.checkMillis()).isEqualTo(250);
+    }
+
+    @Test
+    void only_an_interval_of_zero_writes_a_quote_with_its_ticker() {
+        assertThat(new QuoteSchedule(Duration.ZERO, 0).writtenWithItsTicker()).isTrue();
+        assertThat(new QuoteSchedule(Duration.ZERO, 0).checkMillis()).isEqualTo(1);
+        assertThat(quotes.writtenWithItsTicker()).isFalse();
+        assertThat(quotes.checkMillis()).isEqualTo(250);
+        assertThat(new QuoteSchedule(Duration.ofMillis(200), 0).checkMillis()).isEqualTo(50);
+    }
 }
