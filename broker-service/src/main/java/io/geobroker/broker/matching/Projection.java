@@ -19,13 +19,15 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.ToIntFunction;
 
 /**
  * Writes the symbol statements of logged groups ({@link EngineLog}) to their tables, many groups at
  * a time: every {@code interval}, the groups logged since the last round are coalesced
- * ({@link Coalesce}), and each symbol's partition is written as one unlogged batch (one mutation)
- * in which every statement keeps its group's write timestamp. Then {@code projected_seq} moves to
- * the round's last group. A partition not confirmed is written again (same statements) until it is.
+ * ({@link Coalesce}), and each symbol's partition is written as one mutation, up to
+ * {@link #PARTITIONS_PER_BATCH} of them in one unlogged batch, in which every statement keeps its
+ * group's write timestamp. Then {@code projected_seq} moves to
+ * the round's last group. A batch not confirmed is written again (same statements) until it is.
  *
  * <p>Nothing waits on a round but a group commit that would reuse a slot not yet projected (the ring
  * is full) and the rare group written outside the log ({@link #flush}). Only the engine reads these
@@ -41,6 +43,14 @@ final class Projection {
     private static final int EARLY_GROUPS = EngineLog.SLOTS / 4;
     private static final long FIRST_RETRY_MILLIS = 200;
     private static final long LAST_RETRY_MILLIS = 2_000;
+
+    /**
+     * Partitions written by one request: a request costs Cassandra's coordinator about the same CPU
+     * whether it holds one partition or several (its pools' wake-ups, docs/results.md, 2026-12-04),
+     * so a round's partitions go a few to a request; 10 is Cassandra's default threshold above which
+     * it warns of an unlogged batch across partitions.
+     */
+    static final int PARTITIONS_PER_BATCH = 10;
 
     /** One logged group's symbol statements. */
     record Logged(long seq, long timestamp, List<BoundStatement> statements) {
@@ -226,7 +236,37 @@ final class Projection {
         }
     }
 
-    /** One round: the groups' surviving statements, a batch per partition, then projected_seq. */
+    /**
+     * Packs chunks (each one partition's statements) into batches in their order: a batch takes the
+     * next chunk while it holds fewer than {@code maxChunks} and stays within {@code maxBytes}.
+     */
+    static <T> List<List<T>> pack(List<List<T>> chunks, ToIntFunction<T> sizeOf, int maxBytes, int maxChunks) {
+        List<List<T>> batches = new ArrayList<>();
+        List<T> batch = new ArrayList<>();
+        int inBatch = 0;
+        long batchBytes = 0;
+        for (List<T> chunk : chunks) {
+            long bytes = 0;
+            for (T item : chunk) {
+                bytes += sizeOf.applyAsInt(item);
+            }
+            if (inBatch > 0 && (inBatch == maxChunks || batchBytes + bytes > maxBytes)) {
+                batches.add(batch);
+                batch = new ArrayList<>();
+                inBatch = 0;
+                batchBytes = 0;
+            }
+            batch.addAll(chunk);
+            inBatch++;
+            batchBytes += bytes;
+        }
+        if (inBatch > 0) {
+            batches.add(batch);
+        }
+        return batches;
+    }
+
+    /** One round: the groups' surviving statements, a few partitions to a batch, then projected_seq. */
     private void write(List<Logged> round) throws InterruptedException {
         List<List<Coalesce.Write<BoundStatement>>> groups = new ArrayList<>(round.size());
         int statements = 0;
@@ -250,10 +290,11 @@ final class Projection {
             }
         }
         long maxTimestamp = round.get(round.size() - 1).timestamp();
-        List<List<BoundStatement>> batches = new ArrayList<>();
+        List<List<BoundStatement>> chunks = new ArrayList<>();
         for (List<BoundStatement> partition : partitions.values()) {
-            batches.addAll(BatchWriter.chunks(partition, store::sizeOf, maxBatchBytes));
+            chunks.addAll(BatchWriter.chunks(partition, store::sizeOf, maxBatchBytes));
         }
+        List<List<BoundStatement>> batches = pack(chunks, store::sizeOf, maxBatchBytes, PARTITIONS_PER_BATCH);
         metrics.projectionPartitions.record(partitions.size());
         metrics.projectionStatements.record(written);
         metrics.projectionDropped.increment(statements - written);
@@ -281,7 +322,7 @@ final class Projection {
             if (failed.isEmpty()) {
                 break;
             }
-            log.warn("projection of {} groups: {} of {} partition batches not confirmed ({}); writing them again",
+            log.warn("projection of {} groups: {} of {} batches not confirmed ({}); writing them again",
                     round.size(), failed.size(), pending.size(), cause.getCause() == null ? cause : cause.getCause().toString());
             if (!running) {
                 throw new InterruptedException("stopping");
