@@ -39,6 +39,8 @@ public class CassandraConfiguration {
      */
     public static final String SPECULATIVE_READS = "speculative-reads";
     static final Duration SPECULATIVE_READ_DELAY = Duration.ofMillis(500);
+    /** The driver's topology event window: gossip's node events applied 0.1 s after the last one. */
+    static final Duration TOPOLOGY_EVENT_WINDOW = Duration.ofMillis(100);
 
     /** A read a customer's request waits on, on the {@link #SPECULATIVE_READS} profile. */
     public static BoundStatement requestRead(BoundStatement read) {
@@ -67,6 +69,11 @@ public class CassandraConfiguration {
                 // default 2 s quiet period would only delay every shutdown by 2 s.
                 .withInt(DefaultDriverOption.NETTY_IO_SHUTDOWN_QUIET_PERIOD, 0)
                 .withInt(DefaultDriverOption.NETTY_ADMIN_SHUTDOWN_QUIET_PERIOD, 0)
+                // Nodes' UP and DOWN events from Cassandra's gossip reach the node states only after
+                // this window without another event (1 s by default, started again by each event):
+                // after a WAN cut the other DC's nodes come back over a second or two, and the link's
+                // return (HealResend) waited a second more for the last of them.
+                .withDuration(DefaultDriverOption.METADATA_TOPOLOGY_WINDOW, TOPOLOGY_EVENT_WINDOW)
                 .startProfile(SPECULATIVE_READS)
                 .withString(DefaultDriverOption.SPECULATIVE_EXECUTION_POLICY_CLASS, "ConstantSpeculativeExecutionPolicy")
                 .withInt(DefaultDriverOption.SPECULATIVE_EXECUTION_MAX, 2)

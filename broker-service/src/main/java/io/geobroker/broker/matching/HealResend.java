@@ -20,15 +20,19 @@ import org.springframework.stereotype.Component;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAccumulator;
 
@@ -43,8 +47,10 @@ import java.util.concurrent.atomic.LongAccumulator;
  * Every {@code linkProbeInterval} this asks each peer broker's liveness and looks at how the driver
  * sees the other DCs' nodes (Cassandra's own view, from its gossip). Two probes in a row without an
  * answer in time, or another DC with a majority of its nodes down (its only node, at one node per
- * DC), is a cut: from then on every batch is kept. Once every peer answers (or refuses: its host is
- * reachable) and no other DC has lost its majority, the kept batches are written again at their own
+ * DC), is a cut: from then on every batch is kept, and the peers are probed every
+ * {@link #CUT_PROBE_INTERVAL} without waiting for the probes before. Once every peer has answered (or
+ * refused: its host is reachable) a probe sent since the cut was noticed and no other DC has lost its
+ * majority, the kept batches are written again at their own
  * write timestamps on a thread of their own: the latest until every DC acknowledged it
  * (EACH_QUORUM), which tells that Cassandra's connection to them carries messages again, then the
  * others, including those written until then, at EACH_QUORUM too (so a LOCAL_QUORUM read in any DC
@@ -77,6 +83,13 @@ public class HealResend implements SmartLifecycle {
     static final java.time.Duration PROBE_RETRY = java.time.Duration.ofMillis(250);
     /** How long the first batch is written again before the cut's batches are left to Cassandra's hints. */
     static final java.time.Duration PROBE_DEADLINE = java.time.Duration.ofSeconds(60);
+    /**
+     * How often the peers are probed while a cut lasts, each probe without waiting for the earlier
+     * ones. A round that waited for its probes took the request timeout (1.2 s) plus the probe
+     * interval (1 s) while the link was down, so a link back was noticed up to 2.2 s (and a round
+     * trip) late: 1.0-3.6 s after a 60 s cut healed at three nodes per DC (docs/results.md).
+     */
+    static final java.time.Duration CUT_PROBE_INTERVAL = java.time.Duration.ofMillis(250);
 
     private final CqlSession session;
     private final PeerClient peers;
@@ -114,6 +127,10 @@ public class HealResend implements SmartLifecycle {
         }
     }, BatchWriter.SPLIT_BATCH_BYTES);
     private final Map<String, Integer> misses = new HashMap<>();
+    /** Per peer region, when the latest probe it answered (or refused) was sent (System.nanoTime()). */
+    private final Map<String, AtomicLong> answeredSentAt = new ConcurrentHashMap<>();
+    /** When the current cut was noticed (System.nanoTime()); only probes sent since can end it. */
+    private volatile long cutNoticedNanos;
     private ScheduledExecutorService timer;
     private volatile boolean running;
     private volatile long cutSinceMillis = -1;
@@ -195,11 +212,92 @@ public class HealResend implements SmartLifecycle {
             t.setDaemon(true);
             return t;
         });
-        long every = config.linkProbeInterval().toMillis();
-        timer.scheduleWithFixedDelay(this::check, every, every, TimeUnit.MILLISECONDS);
+        timer.schedule(this::tick, config.linkProbeInterval().toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** One probe round: notices a cut, or the link's return, and then writes the kept batches again. */
+    /** One round, then the next: {@link #CUT_PROBE_INTERVAL} later while a cut lasts, else the probe interval. */
+    private void tick() {
+        try {
+            if (cutSinceMillis >= 0) {
+                checkDuringCut();
+            } else {
+                check();
+            }
+            logDropped();
+        } finally {
+            long next = cutSinceMillis >= 0 ? CUT_PROBE_INTERVAL.toMillis() : config.linkProbeInterval().toMillis();
+            if (running) {
+                try {
+                    timer.schedule(this::tick, next, TimeUnit.MILLISECONDS);
+                } catch (RejectedExecutionException stopped) {
+                    // stopping
+                }
+            }
+        }
+    }
+
+    /**
+     * A round while a cut lasts: probes every peer without waiting for the answers, and ends the cut
+     * once every peer has answered (or refused) a probe sent since the cut was noticed and no other
+     * DC has lost its majority of nodes.
+     */
+    private void checkDuringCut() {
+        try {
+            for (String region : peers.peerRegions()) {
+                long sent = System.nanoTime();
+                peers.probe(region).thenAccept(p -> {
+                    if (p != PeerClient.Probe.TIMED_OUT) {
+                        answeredSentAt.computeIfAbsent(region, r -> new AtomicLong(Long.MIN_VALUE))
+                                .accumulateAndGet(sent, Math::max);
+                    }
+                });
+            }
+            if (!answeredSince(peers.peerRegions(), answeredSentAt, cutNoticedNanos)
+                    || !downInCutDataCenters(otherDataCenterNodes()).isEmpty()) {
+                return;
+            }
+            peers.peerRegions().forEach(r -> misses.put(r, 0));
+            healed(System.currentTimeMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            log.warn("checking the links to other regions failed: {}", e.toString());
+        }
+    }
+
+    /**
+     * Whether every one of {@code regions} answered a probe sent at or after {@code sinceNanos}
+     * (System.nanoTime() values, compared as differences), by the send times of their latest answers.
+     */
+    static boolean answeredSince(Collection<String> regions,
+                                 Map<String, AtomicLong> answeredSentAt, long sinceNanos) {
+        for (String region : regions) {
+            AtomicLong at = answeredSentAt.get(region);
+            if (at == null || at.get() == Long.MIN_VALUE || at.get() - sinceNanos < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The link is back: the cut ends and its batches are written again. */
+    private void healed(long now) throws InterruptedException {
+        long since = cutSinceMillis;
+        cutSinceMillis = -1;
+        lastCutSinceMillis = since;
+        lastHealMillis = now;
+        resend(now - since);
+    }
+
+    private void logDropped() {
+        long dropped = recent.takeDropped();
+        if (dropped > 0) {
+            log.warn("{} batches written during the cut no longer kept ({} bytes at most): Cassandra's hints carry them",
+                    dropped, config.resendMaxBytes());
+        }
+    }
+
+    /** One probe round while the link is up: notices a cut. */
     private void check() {
         try {
             Map<String, CompletableFuture<PeerClient.Probe>> probes = new HashMap<>();
@@ -219,6 +317,7 @@ public class HealResend implements SmartLifecycle {
             long now = System.currentTimeMillis();
             boolean cut = !unanswered.isEmpty() || !down.isEmpty();
             if (cut && cutSinceMillis < 0) {
+                cutNoticedNanos = System.nanoTime();
                 cutSinceMillis = now - (long) MISSES_FOR_A_CUT * config.linkProbeInterval().toMillis();
                 cutReason = (unanswered.isEmpty() ? "" : "brokers of " + unanswered + " not answering")
                         + (unanswered.isEmpty() || down.isEmpty() ? "" : ", ")
@@ -226,17 +325,6 @@ public class HealResend implements SmartLifecycle {
                 recent.hold(cutSinceMillis);
                 log.warn("link to another region cut ({}): keeping this engine's writes to send them again when it is back",
                         cutReason);
-            } else if (!cut && cutSinceMillis >= 0) {
-                long since = cutSinceMillis;
-                cutSinceMillis = -1;
-                lastCutSinceMillis = since;
-                lastHealMillis = now;
-                resend(now - since);
-            }
-            long dropped = recent.takeDropped();
-            if (dropped > 0) {
-                log.warn("{} batches written during the cut no longer kept ({} bytes at most): Cassandra's hints carry them",
-                        dropped, config.resendMaxBytes());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

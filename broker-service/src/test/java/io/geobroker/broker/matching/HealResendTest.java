@@ -2,6 +2,10 @@ package io.geobroker.broker.matching;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 class HealResendTest {
@@ -16,5 +20,26 @@ class HealResendTest {
         assertThat(HealResend.lostMajority(2, 1)).as("one of two: no quorum of two").isTrue();
         assertThat(HealResend.lostMajority(5, 2)).isFalse();
         assertThat(HealResend.lostMajority(5, 3)).isTrue();
+    }
+
+    @Test
+    void a_cut_ends_only_with_an_answer_to_a_probe_sent_since_it_was_noticed_from_every_peer() {
+        long noticed = 1_000;
+        List<String> peers = List.of("sydney", "nvirginia");
+        assertThat(HealResend.answeredSince(peers, Map.of(), noticed)).as("no answer yet").isFalse();
+        assertThat(HealResend.answeredSince(peers, Map.of("sydney", new AtomicLong(noticed + 5)), noticed))
+                .as("one peer of two").isFalse();
+        assertThat(HealResend.answeredSince(peers,
+                Map.of("sydney", new AtomicLong(noticed + 5), "nvirginia", new AtomicLong(noticed - 1)), noticed))
+                .as("an answer to a probe sent before the cut was noticed").isFalse();
+        assertThat(HealResend.answeredSince(peers,
+                Map.of("sydney", new AtomicLong(noticed + 5), "nvirginia", new AtomicLong(noticed)), noticed)).isTrue();
+        assertThat(HealResend.answeredSince(peers,
+                Map.of("sydney", new AtomicLong(Long.MIN_VALUE), "nvirginia", new AtomicLong(noticed)), noticed))
+                .as("never answered").isFalse();
+        assertThat(HealResend.answeredSince(List.of(), Map.of(), noticed)).as("no peers: the nodes decide").isTrue();
+        long nearWrap = Long.MAX_VALUE - 10;
+        assertThat(HealResend.answeredSince(List.of("sydney"), Map.of("sydney", new AtomicLong(nearWrap + 20)), nearWrap))
+                .as("nanoTime values compared across their wrap").isTrue();
     }
 }

@@ -34,7 +34,7 @@ public final class ChaosRun {
     static final long GRACE_MILLIS = Driver.REQUEST_TIMEOUT.toMillis() + 1_000;
     private static final Duration POLL = Duration.ofSeconds(1);
     /** How often the wait for the cut's orders to agree says which are still apart. */
-    private static final Duration NOTE_EVERY = Duration.ofSeconds(5);
+    private static final Duration NOTE_EVERY = Duration.ofSeconds(1);
     /** At most this many orders of a cut still apart are read again by their ids, not by listing. */
     static final int READ_BY_ID = 200;
 
