@@ -32,7 +32,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAccumulator;
 
@@ -128,7 +127,7 @@ public class HealResend implements SmartLifecycle {
     }, BatchWriter.SPLIT_BATCH_BYTES);
     private final Map<String, Integer> misses = new HashMap<>();
     /** Per peer region, when the latest probe it answered (or refused) was sent (System.nanoTime()). */
-    private final Map<String, AtomicLong> answeredSentAt = new ConcurrentHashMap<>();
+    private final Map<String, Long> answeredSentAt = new ConcurrentHashMap<>();
     /** When the current cut was noticed (System.nanoTime()); only probes sent since can end it. */
     private volatile long cutNoticedNanos;
     private ScheduledExecutorService timer;
@@ -247,8 +246,7 @@ public class HealResend implements SmartLifecycle {
                 long sent = System.nanoTime();
                 peers.probe(region).thenAccept(p -> {
                     if (p != PeerClient.Probe.TIMED_OUT) {
-                        answeredSentAt.computeIfAbsent(region, r -> new AtomicLong(Long.MIN_VALUE))
-                                .accumulateAndGet(sent, Math::max);
+                        answeredSentAt.merge(region, sent, HealResend::later);
                     }
                 });
             }
@@ -269,15 +267,19 @@ public class HealResend implements SmartLifecycle {
      * Whether every one of {@code regions} answered a probe sent at or after {@code sinceNanos}
      * (System.nanoTime() values, compared as differences), by the send times of their latest answers.
      */
-    static boolean answeredSince(Collection<String> regions,
-                                 Map<String, AtomicLong> answeredSentAt, long sinceNanos) {
+    static boolean answeredSince(Collection<String> regions, Map<String, Long> answeredSentAt, long sinceNanos) {
         for (String region : regions) {
-            AtomicLong at = answeredSentAt.get(region);
-            if (at == null || at.get() == Long.MIN_VALUE || at.get() - sinceNanos < 0) {
+            Long at = answeredSentAt.get(region);
+            if (at == null || at - sinceNanos < 0) {
                 return false;
             }
         }
         return true;
+    }
+
+    /** The later of two System.nanoTime() values, across their wrap. */
+    static long later(long a, long b) {
+        return b - a > 0 ? b : a;
     }
 
     /** The link is back: the cut ends and its batches are written again. */
