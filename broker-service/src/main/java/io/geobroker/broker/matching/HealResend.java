@@ -20,13 +20,18 @@ import org.springframework.stereotype.Component;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -327,6 +332,10 @@ public class HealResend implements SmartLifecycle {
                 recent.hold(cutSinceMillis);
                 log.warn("link to another region cut ({}): keeping this engine's writes to send them again when it is back",
                         cutReason);
+                // The forms the resend writes them in, prepared now (on this DC's nodes) and not when
+                // the link is back, where they took 0.2-1.1 s (docs/results.md); a form first used
+                // later in the cut is prepared then.
+                forms.prepare(recent.held().stream().flatMap(e -> e.statements().stream()).toList());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -379,7 +388,8 @@ public class HealResend implements SmartLifecycle {
      * write queued behind it expires after the write timeout and becomes a hint again. So the latest
      * batch goes first, at EACH_QUORUM, again every {@link #PROBE_RETRY} until every DC acknowledged
      * it (at most {@link #PROBE_DEADLINE}); then the others kept until that moment, in order,
-     * {@link #writeAgain}, the ones not acknowledged again up to {@link #RESEND_ROUNDS} times.
+     * {@link #writeAgain}, the ones not acknowledged again up to {@link #RESEND_ROUNDS} times. Those
+     * kept until the first write went out are made ready while it is under way.
      */
     private void resend(long cutMillis) throws InterruptedException {
         RecentWrites.Entry<BoundStatement> last = recent.latestHeld();
@@ -390,14 +400,28 @@ public class HealResend implements SmartLifecycle {
         }
         long start = System.nanoTime();
         long deadline = start + PROBE_DEADLINE.toNanos();
-        int attempts = 0;
+        CompletionStage<?> firstWrite = session.executeAsync(batch(last, DefaultConsistencyLevel.EACH_QUORUM));
+        // While the other DCs take the first write (0.5-1.6 s after a 60 s cut at three nodes per DC),
+        // the batches kept so far are made ready: their timestamped forms prepared and their partitions
+        // planned, 0.4-2.0 s of work that the heal waited for after that write (docs/results.md).
+        List<RecentWrites.Entry<BoundStatement>> early = recent.held();
+        Set<RecentWrites.Entry<BoundStatement>> planned = Collections.newSetFromMap(new IdentityHashMap<>());
+        planned.add(last);
+        List<ResendPlan.Batch<BoundStatement>> batches = new ArrayList<>(ready(early, planned));
+        long readyNanos = System.nanoTime() - start;
+        int attempts = 1;
         while (true) {
-            attempts++;
             try {
-                session.execute(batch(last, DefaultConsistencyLevel.EACH_QUORUM));
+                if (firstWrite != null) {
+                    await(firstWrite);
+                } else {
+                    attempts++;
+                    session.execute(batch(last, DefaultConsistencyLevel.EACH_QUORUM));
+                }
                 resentBatches.increment();
                 break;
             } catch (RuntimeException e) {
+                firstWrite = null;
                 if (System.nanoTime() > deadline || !running) {
                     int left = recent.release(System.currentTimeMillis()).size();
                     log.warn("link to the other regions back after {} ms, but the other DCs did not acknowledge a write "
@@ -414,37 +438,65 @@ public class HealResend implements SmartLifecycle {
         }
         long flowingNanos = System.nanoTime() - start;
         // Kept until now: the link is back some seconds before Cassandra sees the other DC's nodes up
-        // again, and what was written in between became hints as well.
-        List<RecentWrites.Entry<BoundStatement>> batches = recent.release(System.currentTimeMillis());
+        // again, and what was written in between became hints as well. A row both in the batches made
+        // ready before and in those written since is written twice; the later timestamp wins.
+        long lateStart = System.nanoTime();
+        int earlyBatches = planned.size() - 1;
+        batches.addAll(ready(recent.release(System.currentTimeMillis()), planned));
+        long lateNanos = System.nanoTime() - lateStart;
         long statements = 0;
         long bytes = 0;
-        List<RecentWrites.Entry<BoundStatement>> pending = new ArrayList<>(batches.size());
-        for (RecentWrites.Entry<BoundStatement> e : batches) {
+        for (RecentWrites.Entry<BoundStatement> e : planned) {
             statements += e.statements().size();
             bytes += e.bytes();
-            if (e != last) {
-                pending.add(e);
-            }
         }
-        forms.prepare(pending.stream().flatMap(e -> e.statements().stream()).toList());
-        List<ResendPlan.Batch<BoundStatement>> planned = plan.batches(pending);
-        int coalesced = planned.size();
-        long written = planned.stream().mapToLong(b -> b.statements().size()).sum();
+        long writeStart = System.nanoTime();
+        int coalesced = batches.size();
+        long written = batches.stream().mapToLong(b -> b.statements().size()).sum();
         int rounds = 0;
         long roundsDeadline = System.nanoTime() + PROBE_DEADLINE.toNanos();
-        while (!planned.isEmpty() && rounds < RESEND_ROUNDS && running && System.nanoTime() < roundsDeadline) {
+        while (!batches.isEmpty() && rounds < RESEND_ROUNDS && running && System.nanoTime() < roundsDeadline) {
             if (rounds++ > 0) {
                 Thread.sleep(PROBE_RETRY.toMillis());
             }
-            planned = writeAgain(planned);
+            batches = writeAgain(batches);
         }
         log.info("link to the other regions back after {} ms ({}): the other DCs acknowledged a write after {} ms "
-                        + "({} attempts); wrote again {} batches ({} statements, {} bytes) as {} partition batches of {} "
-                        + "statements (the others overwritten later) in {} ms, {} round(s){}",
-                cutMillis, cutReason, flowingNanos / 1_000_000, attempts, batches.size(), statements, bytes, coalesced,
-                written,
-                (System.nanoTime() - start) / 1_000_000, rounds,
-                planned.isEmpty() ? "" : "; " + planned.size() + " not acknowledged, left to Cassandra's hints");
+                        + "({} attempts; the {} batches kept until it was sent made ready meanwhile in {} ms, the {} "
+                        + "since in {} ms); wrote again {} batches ({} statements, {} bytes) as {} partition batches of {} "
+                        + "statements (the others overwritten later) in {} ms, of which writing {} ms, {} round(s){}",
+                cutMillis, cutReason, flowingNanos / 1_000_000, attempts, earlyBatches, readyNanos / 1_000_000,
+                planned.size() - 1 - earlyBatches, lateNanos / 1_000_000, planned.size(), statements, bytes, coalesced,
+                written, (System.nanoTime() - start) / 1_000_000, (System.nanoTime() - writeStart) / 1_000_000, rounds,
+                batches.isEmpty() ? "" : "; " + batches.size() + " not acknowledged, left to Cassandra's hints");
+    }
+
+    /**
+     * The partition batches that write {@code entries} again, leaving out those already in {@code
+     * planned} (compared by identity), which then holds them too; their forms prepared first.
+     */
+    private List<ResendPlan.Batch<BoundStatement>> ready(List<RecentWrites.Entry<BoundStatement>> entries,
+                                                         Set<RecentWrites.Entry<BoundStatement>> planned) {
+        List<RecentWrites.Entry<BoundStatement>> pending = new ArrayList<>(entries.size());
+        for (RecentWrites.Entry<BoundStatement> e : entries) {
+            if (planned.add(e)) {
+                pending.add(e);
+            }
+        }
+        if (pending.isEmpty()) {
+            return List.of();
+        }
+        forms.prepare(pending.stream().flatMap(e -> e.statements().stream()).toList());
+        return plan.batches(pending);
+    }
+
+    /** Waits for a write; its failure thrown as the driver reported it. */
+    private static void await(CompletionStage<?> write) throws InterruptedException {
+        try {
+            write.toCompletableFuture().get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        }
     }
 
     /**
@@ -457,14 +509,17 @@ public class HealResend implements SmartLifecycle {
             throws InterruptedException {
         Semaphore slots = new Semaphore(IN_FLIGHT);
         boolean[] failed = new boolean[batches.size()];
+        long[] tookNanos = new long[batches.size()];
         AtomicReference<Throwable> firstError = new AtomicReference<>();
         LongAccumulator lastFailureNanos = new LongAccumulator(Math::max, 0);
         long start = System.nanoTime();
         for (int i = 0; i < batches.size(); i++) {
             int index = i;
             slots.acquire();
+            long sent = System.nanoTime();
             CompletionStage<?> written = session.executeAsync(batch(batches.get(i), DefaultConsistencyLevel.EACH_QUORUM));
             written.whenComplete((rs, error) -> {
+                tookNanos[index] = System.nanoTime() - sent;
                 if (error != null) {
                     failed[index] = true;
                     firstError.compareAndSet(null, error);
@@ -476,6 +531,7 @@ public class HealResend implements SmartLifecycle {
             });
         }
         slots.acquire(IN_FLIGHT);
+        logLatencies(batches, tookNanos, System.nanoTime() - start);
         List<ResendPlan.Batch<BoundStatement>> again = new ArrayList<>();
         for (int i = 0; i < batches.size(); i++) {
             if (failed[i]) {
@@ -490,6 +546,30 @@ public class HealResend implements SmartLifecycle {
                     lastFailureNanos.get() / 1_000_000, String.valueOf(firstError.get()));
         }
         return again;
+    }
+
+    /**
+     * One round's batches as Cassandra answered them: how long the median and the slowest took (sent
+     * to answered or failed) and the slowest one's statements and bytes, to tell a round held up by
+     * one large partition from one where every batch waited.
+     */
+    private void logLatencies(List<ResendPlan.Batch<BoundStatement>> batches, long[] tookNanos, long roundNanos) {
+        if (batches.isEmpty()) {
+            return;
+        }
+        int slowest = 0;
+        for (int i = 1; i < tookNanos.length; i++) {
+            if (tookNanos[i] > tookNanos[slowest]) {
+                slowest = i;
+            }
+        }
+        long[] sorted = tookNanos.clone();
+        Arrays.sort(sorted);
+        ResendPlan.Batch<BoundStatement> b = batches.get(slowest);
+        log.info("a round of {} batches written again in {} ms: each answered after {} ms (median), the slowest "
+                        + "after {} ms ({} statements, {} bytes)", batches.size(), roundNanos / 1_000_000,
+                sorted[sorted.length / 2] / 1_000_000, sorted[sorted.length - 1] / 1_000_000, b.statements().size(),
+                bytesHeld(b.statements()));
     }
 
     private static BatchStatement batch(ResendPlan.Batch<BoundStatement> b, DefaultConsistencyLevel consistency) {

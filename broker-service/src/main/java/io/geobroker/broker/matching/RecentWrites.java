@@ -67,6 +67,17 @@ final class RecentWrites<S> {
      * the others, each kind in the order written; and back to normal keeping.
      */
     synchronized List<Entry<S>> release(long nowMillis) {
+        List<Entry<S>> held = held();
+        holdFromMillis = Long.MAX_VALUE;
+        trim(nowMillis);
+        return held;
+    }
+
+    /**
+     * The batches written since the hold began, in the order {@link #release} gives them, without
+     * releasing them: to make them ready to be written again while the link's return is confirmed.
+     */
+    synchronized List<Entry<S>> held() {
         List<Entry<S>> held = new ArrayList<>();
         List<Entry<S>> later = new ArrayList<>();
         for (Entry<S> e : entries) {
@@ -75,8 +86,6 @@ final class RecentWrites<S> {
             }
         }
         held.addAll(later);
-        holdFromMillis = Long.MAX_VALUE;
-        trim(nowMillis);
         return held;
     }
 

@@ -43,6 +43,21 @@ class RecentWritesTest {
     }
 
     @Test
+    void the_held_batches_are_read_in_release_order_without_ending_the_hold() {
+        RecentWrites<String> recent = new RecentWrites<>(1_000, 1 << 20);
+        recent.add(0, 1, List.of("before the window"), 10);
+        recent.hold(2_000);
+        recent.add(1_500, 2, List.of("engine"), 10);
+        recent.add(1_600, 3, List.of("inbox"), 10, true);
+
+        assertThat(timestamps(recent.held())).as("first ones first, as release gives them").containsExactly(3L, 2L);
+        assertThat(recent.holding()).isTrue();
+        recent.add(1_700, 4, List.of("engine"), 10);
+        assertThat(timestamps(recent.release(1_800))).as("the hold went on").containsExactly(3L, 2L, 4L);
+        assertThat(recent.held()).as("nothing held after the release").isEmpty();
+    }
+
+    @Test
     void batches_marked_first_are_released_before_the_others_each_in_the_order_written() {
         RecentWrites<String> recent = new RecentWrites<>(1_000, 1 << 20);
         recent.hold(0);
