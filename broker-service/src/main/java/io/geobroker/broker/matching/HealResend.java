@@ -5,6 +5,7 @@ import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BatchType;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.metadata.Node;
 import com.datastax.oss.driver.api.core.metadata.NodeState;
 import io.geobroker.broker.config.BrokerProperties;
@@ -39,6 +40,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAccumulator;
+import java.util.function.Function;
 
 /**
  * Brings the other regions' DCs up to date with this engine's writes as soon as a cut link is back,
@@ -47,7 +49,8 @@ import java.util.concurrent.atomic.LongAccumulator;
  * in Cassandra 5.0), and hints still being written wait for the check after the one that closes their
  * file: 10-20 s after the link is back, and more with Cassandra's delivery throttle.
  *
- * <p>So the engine keeps its confirmed batches of the last {@code resendWindow} ({@link RecentWrites}).
+ * <p>So the engine keeps its confirmed batches of the last {@code resendWindow} ({@link RecentWrites}),
+ * the rows of the tables other regions read: those only the home region reads are left to the hints.
  * Every {@code linkProbeInterval} this asks each peer broker's liveness and looks at how the driver
  * sees the other DCs' nodes (Cassandra's own view, from its gossip). Two probes in a row without an
  * answer in time, or another DC with a majority of its nodes down (its only node, at one node per
@@ -78,6 +81,14 @@ public class HealResend implements SmartLifecycle {
      * where 64 took 5.8-9.4 s; partition by partition they are a few dozen.
      */
     private static final int IN_FLIGHT = 256;
+    /**
+     * Tables only the home region's engine reads, at LOCAL_QUORUM in its own DC: a symbol's state,
+     * open orders and fills, the engine's log and journal. After a cut the other DCs get their rows
+     * from Cassandra's hints; only what the other regions read is written again (a customer's orders,
+     * books and ledger, the inbox).
+     */
+    static final Set<String> HOME_ONLY_TABLES = Set.of("symbol_state", "symbol_orders", "symbol_fills", "engine_log",
+            "engine_journal");
     /**
      * Rounds of writing again what was not acknowledged before it is left to Cassandra's hints; no
      * round starts later than {@link #PROBE_DEADLINE} after the first.
@@ -130,6 +141,8 @@ public class HealResend implements SmartLifecycle {
             return forms.cells(statement);
         }
     }, BatchWriter.SPLIT_BATCH_BYTES);
+    /** The table of each prepared statement kept so far. */
+    private final Map<PreparedStatement, String> tables = new ConcurrentHashMap<>();
     private final Map<String, Integer> misses = new HashMap<>();
     /** Per peer region, when the latest probe it answered (or refused) was sent (System.nanoTime()). */
     private final Map<String, Long> answeredSentAt = new ConcurrentHashMap<>();
@@ -159,9 +172,42 @@ public class HealResend implements SmartLifecycle {
                 .register(meters);
     }
 
-    /** Keeps a batch Cassandra confirmed, to be written again after a cut: the engine's. */
+    /**
+     * Keeps a batch Cassandra confirmed, to be written again after a cut: the engine's, less the rows
+     * of the tables only the home region reads ({@link #HOME_ONLY_TABLES}).
+     */
     public void confirmed(List<BoundStatement> statements, long timestampMicros) {
-        recent.add(System.currentTimeMillis(), timestampMicros, statements, bytesHeld(statements));
+        List<BoundStatement> shared = sharedRows(statements, this::table);
+        if (!shared.isEmpty()) {
+            recent.add(System.currentTimeMillis(), timestampMicros, shared, bytesHeld(shared));
+        }
+    }
+
+    /**
+     * The statements that write rows other regions read, in order: those of {@link #HOME_ONLY_TABLES}
+     * left out ({@code statements} itself when there are none).
+     */
+    static <T> List<T> sharedRows(List<T> statements, Function<T, String> table) {
+        List<T> shared = null;
+        for (int i = 0; i < statements.size(); i++) {
+            T s = statements.get(i);
+            if (HOME_ONLY_TABLES.contains(table.apply(s))) {
+                if (shared == null) {
+                    shared = new ArrayList<>(statements.subList(0, i));
+                }
+            } else if (shared != null) {
+                shared.add(s);
+            }
+        }
+        return shared == null ? statements : shared;
+    }
+
+    /** The table a statement writes, from its prepared metadata ("" when it binds no value). */
+    private String table(BoundStatement statement) {
+        return tables.computeIfAbsent(statement.getPreparedStatement(), p -> {
+            var variables = p.getVariableDefinitions();
+            return variables.size() == 0 ? "" : variables.get(0).getTable().asInternal();
+        });
     }
 
     /**

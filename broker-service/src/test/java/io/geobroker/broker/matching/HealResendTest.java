@@ -1,13 +1,37 @@
 package io.geobroker.broker.matching;
 
+import io.geobroker.schema.Migration;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class HealResendTest {
+
+    @Test
+    void only_rows_other_regions_read_are_kept_to_be_written_again() {
+        Function<String, String> table = s -> s.substring(0, s.indexOf(':'));
+        List<String> group = List.of("customer_orders:a", "engine_log:1", "cash:a", "symbol_state:IBM",
+                "symbol_orders:IBM", "symbol_fills:IBM", "transactions:a", "holdings:a", "engine_journal:r",
+                "order_inbox:x", "orders_by_customer:a");
+        assertThat(HealResend.sharedRows(group, table)).containsExactly("customer_orders:a", "cash:a",
+                "transactions:a", "holdings:a", "order_inbox:x", "orders_by_customer:a");
+        List<String> customers = List.of("customer_orders:a", "cash:a");
+        assertThat(HealResend.sharedRows(customers, table)).as("nothing to leave out: the same list")
+                .isSameAs(customers);
+        assertThat(HealResend.sharedRows(List.of("symbol_state:IBM", "engine_log:2"), table)).isEmpty();
+    }
+
+    @Test
+    void the_home_only_tables_are_tables_of_the_schema() {
+        String schema = String.join("\n", Migration.onClassPath(getClass().getClassLoader()).stream()
+                .map(Migration::text).toList());
+        assertThat(HealResend.HOME_ONLY_TABLES).allSatisfy(t -> assertThat(schema)
+                .containsPattern("(?i)CREATE TABLE (IF NOT EXISTS )?(\\S+\\.)?" + t + "\\s*\\("));
+    }
 
     @Test
     void another_dc_is_cut_off_when_a_majority_of_its_nodes_is_down() {
