@@ -312,8 +312,8 @@ final class Projection {
             RuntimeException cause = null;
             for (int i = 0; i < writes.size(); i++) {
                 try {
+                    // not kept for a resend after a cut (HealResend): only the home region reads these tables
                     writes.get(i).join();
-                    store.confirmed(pending.get(i), maxTimestamp);
                 } catch (CompletionException e) {
                     failed.add(pending.get(i));
                     cause = e;
