@@ -72,10 +72,23 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--ticker-heap-mb", defaultValue = "256", description = "Heap of the ticker service JVM. Default: ${DEFAULT-VALUE}.")
     int tickerHeapMb;
 
-    @Option(names = "--ticker-linger-ms", defaultValue = "0", description = "How long the ticker service's Kafka "
-            + "producer waits to put more tickers in one request: fewer requests for Kafka, the brokers and itself to "
-            + "handle, at up to that much more ticker-to-fill latency. Default: ${DEFAULT-VALUE}.")
-    int tickerLingerMs;
+    @Option(names = "--ticker-linger-ms", description = "How long the ticker service's Kafka producer waits to put "
+            + "more tickers in one request: fewer requests for Kafka, the brokers and itself to handle, at up to that "
+            + "much more ticker-to-fill latency. Default: " + AUTO_LINGER_MS + " when a region's tickers come fast "
+            + "enough to put two in a request in that while (the default load), else 0.")
+    Integer tickerLingerMs;
+
+    /** The ticker linger the demo picks when none is given (docs/results.md, 2026-12-05). */
+    static final int AUTO_LINGER_MS = 8;
+
+    /**
+     * {@link #AUTO_LINGER_MS} once a region's tickers come fast enough that two or more fall in one
+     * linger (at the default load, 300 a second per region: 2.4), else 0: at lower rates a linger
+     * seldom finds a second ticker and only delays the one it holds.
+     */
+    static int autoTickerLingerMs(double tickersPerSecond, int regions) {
+        return tickersPerSecond / regions * AUTO_LINGER_MS / 1000.0 >= 2 ? AUTO_LINGER_MS : 0;
+    }
 
     @Option(names = "--ticker-jvm-option", description = "An extra JVM option for the ticker service (repeatable; "
             + "write --ticker-jvm-option=-XX:... ). Default: none.")
@@ -106,7 +119,8 @@ public final class DemoCommand implements Callable<Integer> {
         options.workload();
         options.resourceInterval();
         WanMode wanMode = StackOptions.wanMode(wan, spec);
-        if (nodesPerDc < 1 || cassandraHeapMb < 128 || brokerHeapMb < 128 || tickerHeapMb < 64 || tickerLingerMs < 0) {
+        if (nodesPerDc < 1 || cassandraHeapMb < 128 || brokerHeapMb < 128 || tickerHeapMb < 64
+                || (tickerLingerMs != null && tickerLingerMs < 0)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--nodes-per-dc must be at least 1, "
                     + "--cassandra-heap-mb and --broker-heap-mb at least 128, --ticker-heap-mb at least 64 and --ticker-linger-ms "
                     + "not negative");
@@ -128,7 +142,8 @@ public final class DemoCommand implements Callable<Integer> {
         boolean tickerService = options.tickers() == TickerSource.SERVICE;
         Optional<Demo.TickerService> ticker = tickerService
                 ? Optional.of(new Demo.TickerService(tickerHeapMb, tickerOptions, options.seed(), options.symbolsPerExchange(),
-                        tickerLingerMs))
+                        tickerLingerMs != null ? tickerLingerMs
+                                : autoTickerLingerMs(options.workload().tickersPerSecond(), LocalStack.DEFAULT_REGIONS.size())))
                 : Optional.empty();
         Demo.Settings settings = new Demo.Settings(root, workDir != null ? workDir : root.resolve(".demo"), addressPrefix,
                 wanMode, nodesPerDc, cassandraHeapMb, concat(jitOptions, stackJvmOptions), brokerHeapMb, brokerOptions,
