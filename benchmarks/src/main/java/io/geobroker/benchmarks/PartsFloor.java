@@ -583,12 +583,7 @@ public final class PartsFloor {
     }
 
     private static long[] ticks(Map<String, Long> pids) throws IOException {
-        long[] ticks = new long[pids.size()];
-        int i = 0;
-        for (long pid : pids.values()) {
-            ticks[i++] = RequestCost.cpuTicks(Files.readString(Path.of("/proc", Long.toString(pid), "stat")));
-        }
-        return ticks;
+        return RequestCost.ticks(pids.values().stream().mapToLong(Long::longValue).toArray());
     }
 
     private static long selfTicks() throws IOException {

@@ -159,7 +159,8 @@ public final class RequestCost {
         return batch.build();
     }
 
-    private static long[] ticks(long[] pids) throws IOException {
+    /** Each process's CPU time in clock ticks, from {@code /proc/<pid>/stat}. */
+    static long[] ticks(long[] pids) throws IOException {
         long[] ticks = new long[pids.length];
         for (int i = 0; i < pids.length; i++) {
             ticks[i] = cpuTicks(Files.readString(Path.of("/proc", Long.toString(pids[i]), "stat")));
