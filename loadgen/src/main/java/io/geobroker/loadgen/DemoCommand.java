@@ -165,6 +165,7 @@ public final class DemoCommand implements Callable<Integer> {
                     + (tickerJvmOptions.isEmpty() ? "" : ", " + String.join(" ", tickerJvmOptions)) + ")" : "")
                     + "; JIT: " + (jitOptions.contains(C1_ONLY) ? "C1 only in every JVM the demo started (" + C1_ONLY + ")"
                     : "tiered, C1 and C2 (--jit=tiered)")
+                    + pauseGoals(concat(jitOptions, stackJvmOptions), brokerOptions, tickerOptions)
                     + (Jdk17.threadPriorities().isEmpty() ? "" : "; Java thread priorities as the OS's ("
                     + String.join(" ", Jdk17.threadPriorities()) + ")")
                     + (Jdk17.processorShare().isEmpty() ? "" : "; each of them sized for one core of the machine's "
@@ -204,6 +205,36 @@ public final class DemoCommand implements Callable<Integer> {
 
     /** The JIT option of {@code --jit=c1-only}: no C2 compiler. */
     static final String C1_ONLY = Jdk17.C1_ONLY;
+
+    /** The option that sets G1's pause-time goal, up to its value. */
+    private static final String PAUSE_GOAL_OPTION = "-XX:MaxGCPauseMillis=";
+
+    /**
+     * G1's pause-time goal in the stack's JVMs, the brokers and the ticker service, as their options
+     * leave it (HotSpot takes an option's last value): one figure when they agree.
+     */
+    static String pauseGoals(List<String> stack, List<String> brokers, List<String> ticker) {
+        Map<String, String> goals = new LinkedHashMap<>();
+        goals.put("the stack", pauseGoal(stack));
+        goals.put("the brokers", pauseGoal(brokers));
+        goals.put("the ticker service", pauseGoal(ticker));
+        if (goals.values().stream().distinct().count() == 1) {
+            return "; G1's pause-time goal " + goals.get("the stack") + " in each of them";
+        }
+        StringBuilder text = new StringBuilder("; G1's pause-time goal");
+        goals.forEach((who, goal) -> text.append(who.equals("the stack") ? " " : ", ").append(goal).append(" in ").append(who));
+        return text.toString();
+    }
+
+    private static String pauseGoal(List<String> options) {
+        String goal = "200 ms (G1's default)";
+        for (String option : options) {
+            if (option.startsWith(PAUSE_GOAL_OPTION)) {
+                goal = option.substring(PAUSE_GOAL_OPTION.length()) + " ms";
+            }
+        }
+        return goal;
+    }
 
     /** The demo's own options first, so that the user's can override them. */
     private static List<String> concat(List<String> first, List<String> then) {

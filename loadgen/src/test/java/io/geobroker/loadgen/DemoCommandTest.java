@@ -1,6 +1,10 @@
 package io.geobroker.loadgen;
 
+import io.geobroker.stack.Jdk17;
 import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,5 +23,18 @@ class DemoCommandTest {
         assertThat(DemoCommand.autoTickerLingerMs(450, 2)).isZero();  // three quarters of the load
         assertThat(DemoCommand.autoTickerLingerMs(60, 2)).isZero();   // a tenth
         assertThat(DemoCommand.autoTickerLingerMs(600, 3)).isZero();  // 200 a second in each of three regions
+    }
+
+    @Test
+    void the_report_names_the_pause_goal_each_jvm_is_left_with() {
+        List<String> system = Jdk17.localSystemOptions(true);
+        assertThat(DemoCommand.pauseGoals(system, system, system)).isEqualTo("; G1's pause-time goal 20 ms in each of them");
+
+        List<String> brokersOverridden = new ArrayList<>(system);
+        brokersOverridden.add("-XX:MaxGCPauseMillis=200");
+        assertThat(DemoCommand.pauseGoals(system, brokersOverridden, system))
+                .isEqualTo("; G1's pause-time goal 20 ms in the stack, 200 ms in the brokers, 20 ms in the ticker service");
+        assertThat(DemoCommand.pauseGoals(List.of(), List.of(), List.of()))
+                .isEqualTo("; G1's pause-time goal 200 ms (G1's default) in each of them");
     }
 }

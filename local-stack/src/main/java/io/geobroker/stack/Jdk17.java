@@ -27,6 +27,17 @@ public final class Jdk17 {
     public static final String GC = "-XX:+UseG1GC";
 
     /**
+     * G1's pause-time goal for every JVM of the local system the demo and {@code up} start: 20 ms
+     * instead of G1's default 200 ms. At the demo's default load each JVM collected its young
+     * generation every 10-20 s in pauses of 45-130 ms (Cassandra 45-80, the brokers 44-128); a
+     * ticker whose path (the ticker service, its region's Kafka, broker and Cassandra node) was
+     * paused somewhere ~1.5 % of the time waited out a whole pause, so the pauses set ticker-to-fill
+     * p99. With this goal G1 keeps the young generation small enough for pauses of 15-30 ms, three
+     * to four times as many, with the same total pause time and the same cores (docs/results.md).
+     */
+    public static final String PAUSE_GOAL = "-XX:MaxGCPauseMillis=20";
+
+    /**
      * HotSpot's option that gives Java thread priorities to the OS (on Linux as nice values): each
      * JVM's collector, VM and compiler threads then run at nice -4, Cassandra's compaction threads
      * (minimum priority) at +4 and the broker's engine thread (maximum) at -5, where by default
@@ -80,11 +91,13 @@ public final class Jdk17 {
     /**
      * The options of every JVM of the local system the demo and {@code up} start (Cassandra, Kafka,
      * the brokers, the ticker service), before any the user adds: the JIT ({@link #C1_ONLY}, or
-     * {@link #TIERED}), the {@link #threadPriorities} and the {@link #processorShare}.
+     * {@link #TIERED}), the {@link #PAUSE_GOAL}, the {@link #threadPriorities} and the
+     * {@link #processorShare}.
      */
     public static List<String> localSystemOptions(boolean c1Only) {
         List<String> options = new ArrayList<>();
         options.add(c1Only ? C1_ONLY : TIERED);
+        options.add(PAUSE_GOAL);
         options.addAll(threadPriorities());
         options.addAll(processorShare());
         return List.copyOf(options);

@@ -94,6 +94,33 @@ class Jdk17Test {
                 .as("the demo's --jit=tiered with --stack-jvm-option=-XX:TieredStopAtLevel=1").isEqualTo(1);
     }
 
+    @Test
+    void the_local_systems_jvms_collect_with_a_20_ms_pause_goal_unless_their_caller_says_otherwise()
+            throws IOException, InterruptedException {
+        assertThat(Jdk17.localSystemOptions(true)).contains(Jdk17.PAUSE_GOAL);
+        assertThat(Jdk17.localSystemOptions(false)).contains(Jdk17.PAUSE_GOAL);
+        assertThat(Jdk17.stackDefaults()).as("the tests' stacks keep G1's own goal").doesNotContain(Jdk17.PAUSE_GOAL);
+
+        assertThat(finalFlag(Jdk17.stackOptions(Jdk17.localSystemOptions(true)), "uintx MaxGCPauseMillis")).isEqualTo(20);
+        assertThat(finalFlag(Jdk17.stackOptions(List.of()), "uintx MaxGCPauseMillis")).isEqualTo(200);
+        List<String> overridden = new ArrayList<>(Jdk17.localSystemOptions(true));
+        overridden.add("-XX:MaxGCPauseMillis=50");
+        assertThat(finalFlag(Jdk17.stackOptions(overridden), "uintx MaxGCPauseMillis"))
+                .as("a --stack-jvm-option comes last and wins").isEqualTo(50);
+    }
+
+    private static long finalFlag(List<String> options, String typeAndName) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(Jdk17.find().toString(), "-Xmx32m", Jdk17.GC));
+        command.addAll(options);
+        command.addAll(List.of("-XX:+PrintFlagsFinal", "-version"));
+        Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(child.getInputStream().readAllBytes());
+        assertThat(child.waitFor()).as(out).isZero();
+        Matcher m = Pattern.compile(Pattern.quote(typeAndName) + "\\s+= (\\d+) ").matcher(out);
+        assertThat(m.find()).as(out).isTrue();
+        return Long.parseLong(m.group(1));
+    }
+
     private static int tieredStopAtLevel(List<String> options) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(Jdk17.find().toString(), "-Xmx32m"));
         command.addAll(options);
