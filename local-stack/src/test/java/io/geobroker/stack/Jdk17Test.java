@@ -122,15 +122,7 @@ class Jdk17Test {
     }
 
     private static int tieredStopAtLevel(List<String> options) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(Jdk17.find().toString(), "-Xmx32m"));
-        command.addAll(options);
-        command.addAll(List.of("-XX:+PrintFlagsFinal", "-version"));
-        Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(child.getInputStream().readAllBytes());
-        assertThat(child.waitFor()).as(out).isZero();
-        Matcher m = Pattern.compile("intx TieredStopAtLevel\\s+= (\\d+) ").matcher(out);
-        assertThat(m.find()).as(out).isTrue();
-        return Integer.parseInt(m.group(1));
+        return (int) finalFlag(options, "intx TieredStopAtLevel");
     }
 
     @Test
