@@ -214,16 +214,14 @@ public final class DemoCommand implements Callable<Integer> {
      * leave it (HotSpot takes an option's last value): one figure when they agree.
      */
     static String pauseGoals(List<String> stack, List<String> brokers, List<String> ticker) {
-        Map<String, String> goals = new LinkedHashMap<>();
-        goals.put("the stack", pauseGoal(stack));
-        goals.put("the brokers", pauseGoal(brokers));
-        goals.put("the ticker service", pauseGoal(ticker));
-        if (goals.values().stream().distinct().count() == 1) {
-            return "; G1's pause-time goal " + goals.get("the stack") + " in each of them";
+        String stackGoal = pauseGoal(stack);
+        String brokerGoal = pauseGoal(brokers);
+        String tickerGoal = pauseGoal(ticker);
+        if (stackGoal.equals(brokerGoal) && brokerGoal.equals(tickerGoal)) {
+            return "; G1's pause-time goal " + stackGoal + " in each of them";
         }
-        StringBuilder text = new StringBuilder("; G1's pause-time goal");
-        goals.forEach((who, goal) -> text.append(who.equals("the stack") ? " " : ", ").append(goal).append(" in ").append(who));
-        return text.toString();
+        return "; G1's pause-time goal " + stackGoal + " in the stack, " + brokerGoal + " in the brokers, "
+                + tickerGoal + " in the ticker service";
     }
 
     private static String pauseGoal(List<String> options) {

@@ -28,12 +28,13 @@ public final class Jdk17 {
 
     /**
      * G1's pause-time goal for every JVM of the local system the demo and {@code up} start: 20 ms
-     * instead of G1's default 200 ms. At the demo's default load each JVM collected its young
-     * generation every 10-20 s in pauses of 45-130 ms (Cassandra 45-80, the brokers 44-128); a
-     * ticker whose path (the ticker service, its region's Kafka, broker and Cassandra node) was
-     * paused somewhere ~1.5 % of the time waited out a whole pause, so the pauses set ticker-to-fill
-     * p99. With this goal G1 keeps the young generation small enough for pauses of 15-30 ms, three
-     * to four times as many, with the same total pause time and the same cores (docs/results.md).
+     * instead of G1's default 200 ms (the {@code geobroker} script gives the load generator's own JVM
+     * the same). At the demo's default load each JVM collected its young generation every 10-30 s in
+     * pauses of 45-130 ms; the JVMs on a ticker's path (the ticker service, its region's Kafka, broker
+     * and Cassandra node) stood paused ~1.3 % of the time, so about one ticker in a hundred waited out
+     * a whole pause and the pauses set ticker-to-fill p99. With this goal G1 keeps the young generation
+     * small enough for pauses of 12-44 ms, three to four times as many; the total time paused and the
+     * cores stay about the same, and p99 was lower in each of six interleaved pairs (docs/results.md).
      */
     public static final String PAUSE_GOAL = "-XX:MaxGCPauseMillis=20";
 
