@@ -2,6 +2,7 @@ package io.geobroker.broker.routing;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.geobroker.broker.config.BrokerProperties;
+import io.geobroker.domain.Http1;
 import io.geobroker.domain.Topology;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -11,25 +12,30 @@ import org.springframework.stereotype.Component;
 
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
 /**
  * Broker-to-broker HTTP: calls to another region's {@code /internal/**} with the peer token. One
- * call is one WAN round trip: connections are HTTP/1.1 keep-alive, opened at start and used every
+ * call is one WAN round trip: connections are HTTP/1.1 keep-alive ({@link PeerConnections}, blocking
+ * I/O on a thread of this client's pool per call under way), opened at start and used every
  * {@code peerKeepWarmInterval} so none has to be opened (a second round trip) when an order comes.
  * A peer that does not answer within {@code peerRequestTimeout} (a forwarded market order: that plus
  * {@code peerAnswerGrace}) is reported as unreachable; the caller answers 503 with Retry-After.
@@ -61,7 +67,10 @@ public class PeerClient implements SmartLifecycle {
     private final String token;
     private final BrokerProperties.CrossRegion config;
     private final ObjectMapper json;
-    private final HttpClient http;
+    /** Per region, its broker's connections. */
+    private final Map<String, PeerConnections> connections;
+    /** The threads the calls run on: as many as calls under way at the busiest moment, each ending after a minute unused. */
+    private final ExecutorService callThreads;
     /** Per region, when the latest request was sent that its broker answered. */
     private final Map<String, AtomicLong> heard = new ConcurrentHashMap<>();
     /** Per region, when the latest liveness probe for calls waiting on it was sent. */
@@ -84,8 +93,15 @@ public class PeerClient implements SmartLifecycle {
         this.token = token;
         this.config = config;
         this.json = json;
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(config.peerConnectTimeout()).build();
+        Map<String, PeerConnections> byRegion = new HashMap<>();
+        this.peers.forEach((region, base) -> byRegion.put(region, new PeerConnections(base, config.peerConnectTimeout())));
+        this.connections = Map.copyOf(byRegion);
+        AtomicInteger threads = new AtomicInteger();
+        this.callThreads = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
+            Thread t = new Thread(r, "peer-call-" + threads.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     /** How long a forwarded call may take before the caller is answered 503 when nothing is heard from the home. */
@@ -110,7 +126,7 @@ public class PeerClient implements SmartLifecycle {
     /** POSTs {@code body} as JSON to the region's broker and returns its answer, whatever its status. */
     public Answer post(String region, String path, Object body) {
         long sent = System.nanoTime();
-        CompletableFuture<HttpResponse<byte[]>> call = send(region, path, body, config.peerRequestTimeout(), sent);
+        CompletableFuture<Http1.Answer> call = send(region, path, body, config.peerRequestTimeout(), sent);
         return answer(region, call, config.peerRequestTimeout().toNanos() + TimeUnit.MILLISECONDS.toNanos(100));
     }
 
@@ -125,7 +141,7 @@ public class PeerClient implements SmartLifecycle {
     public Answer postWithDeadline(String region, String path, Object body) {
         long sent = System.nanoTime();
         java.time.Duration timeout = config.peerRequestTimeout();
-        CompletableFuture<HttpResponse<byte[]>> call = send(region, path, body, timeout.plus(config.peerAnswerGrace()), sent);
+        CompletableFuture<Http1.Answer> call = send(region, path, body, timeout.plus(config.peerAnswerGrace()), sent);
         long deadline = sent + timeout.toNanos();
         if (!endedWithin(call, timeout.toNanos() / 2) && heardSentAt(region) < sent) {
             probeOnceSince(region, sent);
@@ -164,11 +180,11 @@ public class PeerClient implements SmartLifecycle {
     }
 
     /** The call's answer, awaited for at most {@code waitNanos} more. */
-    private Answer answer(String region, CompletableFuture<HttpResponse<byte[]>> call, long waitNanos) {
+    private Answer answer(String region, CompletableFuture<Http1.Answer> call, long waitNanos) {
         try {
-            HttpResponse<byte[]> response = call.get(waitNanos, TimeUnit.NANOSECONDS);
-            return new Answer(response.statusCode(), response.body(),
-                    response.headers().firstValue("Content-Type").orElse("application/json"));
+            Http1.Answer response = call.get(waitNanos, TimeUnit.NANOSECONDS);
+            return new Answer(response.status(), response.body(),
+                    response.contentType() == null ? "application/json" : response.contentType());
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
             throw new PeerUnavailableException(region, cause.getClass().getSimpleName()
@@ -183,14 +199,65 @@ public class PeerClient implements SmartLifecycle {
         }
     }
 
-    private CompletableFuture<HttpResponse<byte[]>> send(String region, String path, Object body,
-                                                         java.time.Duration timeout, long sentNanos) {
-        return http.sendAsync(request(region, path, body, timeout), HttpResponse.BodyHandlers.ofByteArray())
-                .whenComplete((response, e) -> {
-                    if (response != null) {
-                        heard(region, sentNanos);
-                    }
-                });
+    private CompletableFuture<Http1.Answer> send(String region, String path, Object body,
+                                                 java.time.Duration timeout, long sentNanos) {
+        return exchange(region, "POST", path, token(region), json(path, body), timeout).whenComplete((response, e) -> {
+            if (response != null) {
+                heard(region, sentNanos);
+            }
+        });
+    }
+
+    /**
+     * One call on a thread of the pool: answered, or failed as {@link PeerConnections#call} fails.
+     * Cancelling the future closes the call's connection, so a call given up on ends at once.
+     */
+    private CompletableFuture<Http1.Answer> exchange(String region, String method, String path, String bearerToken,
+                                                     byte[] body, java.time.Duration timeout) {
+        PeerConnections peer = connections.get(region);
+        if (peer == null) {
+            return CompletableFuture.failedFuture(new PeerUnavailableException(region, "no broker URL configured for it"));
+        }
+        byte[] request = Http1.request(method, path, peer.host(), bearerToken, "application/json", body);
+        long deadlineNanos = System.nanoTime() + timeout.toNanos();
+        CompletableFuture<Http1.Answer> result = new CompletableFuture<>();
+        AtomicReference<AutoCloseable> inUse = new AtomicReference<>();
+        result.whenComplete((answer, e) -> {
+            if (result.isCancelled()) {
+                closeQuietly(inUse.get());
+            }
+        });
+        try {
+            callThreads.execute(() -> {
+                if (result.isDone()) {
+                    return;
+                }
+                try {
+                    result.complete(peer.call(request, deadlineNanos, closer -> {
+                        inUse.set(closer);
+                        if (result.isCancelled()) {
+                            closeQuietly(closer);
+                        }
+                    }));
+                } catch (IOException | RuntimeException e) {
+                    result.completeExceptionally(e);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            result.completeExceptionally(new PeerUnavailableException(region, "this broker is stopping"));
+        }
+        return result;
+    }
+
+    private static void closeQuietly(AutoCloseable closer) {
+        if (closer == null) {
+            return;
+        }
+        try {
+            closer.close();
+        } catch (Exception ignored) {
+            // the call is given up on either way
+        }
     }
 
     /** The region's broker answered a request sent at {@code sentNanos}: it was alive, and the link up, after then. */
@@ -216,7 +283,7 @@ public class PeerClient implements SmartLifecycle {
             return CompletableFuture.completedFuture(true);
         }
         long sent = System.nanoTime();
-        return http.sendAsync(request(region, path, body), HttpResponse.BodyHandlers.discarding()).handle((response, e) -> {
+        return exchange(region, "POST", path, token, json(path, body), config.peerRequestTimeout()).handle((response, e) -> {
             if (response != null) {
                 heard(region, sent);
             }
@@ -224,10 +291,10 @@ public class PeerClient implements SmartLifecycle {
                 log.debug("telling the broker of region {} ({}) failed: {}", region, path, e.toString());
                 return false;
             }
-            if (response.statusCode() >= 300) {
-                log.warn("the broker of region {} answered {} to {}", region, response.statusCode(), path);
+            if (response.status() >= 300) {
+                log.warn("the broker of region {} answered {} to {}", region, response.status(), path);
             }
-            return response.statusCode() < 500;
+            return response.status() < 500;
         });
     }
 
@@ -248,14 +315,11 @@ public class PeerClient implements SmartLifecycle {
 
     /** Asks a peer's liveness endpoint (no token), within the connect and request timeouts. */
     public CompletableFuture<Probe> probe(String region) {
-        URI base = peers.get(region);
-        if (base == null) {
+        if (!peers.containsKey(region)) {
             return CompletableFuture.completedFuture(Probe.REFUSED);
         }
-        HttpRequest request = HttpRequest.newBuilder(base.resolve("/actuator/health/liveness"))
-                .timeout(config.peerRequestTimeout()).GET().build();
         long sent = System.nanoTime();
-        return http.sendAsync(request, HttpResponse.BodyHandlers.discarding()).handle((response, e) -> {
+        return liveness(region).handle((response, e) -> {
             if (e == null) {
                 heard(region, sent);
                 return Probe.ANSWERED;
@@ -266,23 +330,22 @@ public class PeerClient implements SmartLifecycle {
         });
     }
 
-    private HttpRequest request(String region, String path, Object body) {
-        return request(region, path, body, config.peerRequestTimeout());
+    /** A GET of the region's liveness endpoint (no token), within the request timeout. */
+    private CompletableFuture<Http1.Answer> liveness(String region) {
+        return exchange(region, "GET", "/actuator/health/liveness", null, null, config.peerRequestTimeout());
     }
 
-    private HttpRequest request(String region, String path, Object body, java.time.Duration timeout) {
-        URI base = peers.get(region);
-        if (base == null || token.isBlank()) {
+    /** The peer token for a call to the region's broker; a region without a URL or a client without a token fails the call. */
+    private String token(String region) {
+        if (!peers.containsKey(region) || token.isBlank()) {
             throw new PeerUnavailableException(region, "no broker URL or peer token configured for it");
         }
+        return token;
+    }
+
+    private byte[] json(String path, Object body) {
         try {
-            return HttpRequest.newBuilder(base.resolve(path))
-                    .timeout(timeout)
-                    .header("Content-Type", "application/json")
-                    .header("Accept", "application/json")
-                    .header("Authorization", "Bearer " + token)
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body)))
-                    .build();
+            return json.writeValueAsBytes(body);
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot write the body of " + path, e);
         }
@@ -309,11 +372,9 @@ public class PeerClient implements SmartLifecycle {
      */
     private void warm() {
         List<CompletableFuture<?>> calls = new ArrayList<>();
-        peers.forEach((region, base) -> {
+        peers.keySet().forEach(region -> {
             for (int i = 0; i < config.peerWarmConnections(); i++) {
-                HttpRequest request = HttpRequest.newBuilder(base.resolve("/actuator/health/liveness"))
-                        .timeout(config.peerRequestTimeout()).GET().build();
-                calls.add(http.sendAsync(request, HttpResponse.BodyHandlers.discarding())
+                calls.add(liveness(region)
                         .exceptionally(e -> {
                             log.debug("keeping the connection to {} warm failed: {}", region, e.toString());
                             return null;
@@ -334,6 +395,8 @@ public class PeerClient implements SmartLifecycle {
         if (keepWarm != null) {
             keepWarm.shutdownNow();
         }
+        callThreads.shutdownNow();
+        connections.values().forEach(PeerConnections::close);
     }
 
     @Override

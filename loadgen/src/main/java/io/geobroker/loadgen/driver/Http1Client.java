@@ -1,7 +1,8 @@
 package io.geobroker.loadgen.driver;
 
+import io.geobroker.domain.Http1;
+
 import java.io.BufferedInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -10,9 +11,7 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.http.HttpTimeoutException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.Set;
@@ -97,13 +96,13 @@ public final class Http1Client implements AutoCloseable {
 
     /** {@code POST path} with a JSON body and a bearer token, answered on a worker thread. */
     CompletableFuture<Response> postJson(String path, String bearerToken, byte[] body) {
-        byte[] head = head(path, bearerToken, JSON, body.length);
+        byte[] request = request(path, bearerToken, JSON, body);
         CompletableFuture<Response> result = new CompletableFuture<>();
         try {
             workers.execute(() -> {
                 Response response;
                 try {
-                    response = exchange(head, body);
+                    response = exchange(request);
                 } catch (IOException | RuntimeException e) {
                     result.completeExceptionally(e);
                     return;
@@ -126,32 +125,29 @@ public final class Http1Client implements AutoCloseable {
 
     /** As {@link #post(String, String, byte[])}, with a body of another content type. */
     public Response post(String path, String bearerToken, String contentType, byte[] body) throws IOException {
-        return exchange(head(path, bearerToken, contentType, body.length), body);
+        return exchange(request(path, bearerToken, contentType, body));
     }
 
     private static final String JSON = "application/json";
 
-    private byte[] head(String path, String bearerToken, String contentType, int length) {
-        return ("POST " + path + " HTTP/1.1\r\nHost: " + hostHeader
-                + "\r\nContent-Type: " + contentType + "\r\nAccept: application/json\r\nAuthorization: Bearer "
-                + bearerToken + "\r\nContent-Length: " + length + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
+    private byte[] request(String path, String bearerToken, String contentType, byte[] body) {
+        return Http1.request("POST", path, hostHeader, bearerToken, contentType, body);
     }
 
-    private Response exchange(byte[] head, byte[] body) throws IOException {
+    private Response exchange(byte[] request) throws IOException {
         Connection c = connections.get();
         if (c == null) {
             c = open();
             connections.set(c);
         }
         try {
-            c.out().write(head);
-            c.out().write(body);
+            c.out().write(request);
             c.out().flush();
-            Read answer = read(c.in());
+            Http1.Answer answer = Http1.readAnswer(c.in());
             if (answer.close()) {
                 drop(c);
             }
-            return answer.response();
+            return new Response(answer.status(), answer.body());
         } catch (SocketTimeoutException e) {
             drop(c);
             HttpTimeoutException timeout = new HttpTimeoutException("no answer within " + readTimeoutMillis + " ms");
@@ -190,111 +186,6 @@ public final class Http1Client implements AutoCloseable {
         } catch (IOException ignored) {
             // closing a broken connection: nothing more to do
         }
-    }
-
-    /** An answer, and whether the server closes the connection after it. */
-    private record Read(Response response, boolean close) {
-    }
-
-    /** Reads one answer: status line, headers, body. */
-    private static Read read(InputStream in) throws IOException {
-        String statusLine = line(in);
-        if (!statusLine.startsWith("HTTP/1.")) {
-            throw new IOException("not an HTTP/1.x answer: " + abbreviate(statusLine));
-        }
-        int status;
-        try {
-            status = Integer.parseInt(statusLine.substring(9, 12));
-        } catch (RuntimeException e) {
-            throw new IOException("bad status line: " + abbreviate(statusLine));
-        }
-        long length = -1;
-        boolean chunked = false;
-        boolean close = statusLine.startsWith("HTTP/1.0");
-        for (String header = line(in); !header.isEmpty(); header = line(in)) {
-            int colon = header.indexOf(':');
-            if (colon <= 0) {
-                throw new IOException("bad header line: " + abbreviate(header));
-            }
-            String name = header.substring(0, colon).trim().toLowerCase(Locale.ROOT);
-            String value = header.substring(colon + 1).trim();
-            switch (name) {
-                case "content-length" -> length = Long.parseLong(value);
-                case "transfer-encoding" -> chunked = value.toLowerCase(Locale.ROOT).contains("chunked");
-                case "connection" -> close = value.equalsIgnoreCase("close");
-                default -> {
-                }
-            }
-        }
-        byte[] body;
-        if (chunked) {
-            body = chunked(in);
-        } else if (length >= 0) {
-            body = in.readNBytes(Math.toIntExact(length));
-            if (body.length != length) {
-                throw new IOException("connection closed after " + body.length + " of " + length + " body bytes");
-            }
-        } else if (status == 204 || status == 304) {
-            body = new byte[0];
-        } else {
-            body = in.readAllBytes();
-            close = true;
-        }
-        return new Read(new Response(status, body), close);
-    }
-
-    private static byte[] chunked(InputStream in) throws IOException {
-        ByteArrayOutputStream body = new ByteArrayOutputStream(512);
-        while (true) {
-            String sizeLine = line(in);
-            int semicolon = sizeLine.indexOf(';');
-            int size;
-            try {
-                size = Integer.parseInt((semicolon < 0 ? sizeLine : sizeLine.substring(0, semicolon)).trim(), 16);
-            } catch (NumberFormatException e) {
-                throw new IOException("bad chunk size: " + abbreviate(sizeLine));
-            }
-            if (size == 0) {
-                while (!line(in).isEmpty()) {
-                    // trailers: ignored
-                }
-                return body.toByteArray();
-            }
-            byte[] chunk = in.readNBytes(size);
-            if (chunk.length != size) {
-                throw new IOException("connection closed inside a chunk");
-            }
-            body.write(chunk);
-            if (!line(in).isEmpty()) {
-                throw new IOException("chunk not followed by CRLF");
-            }
-        }
-    }
-
-    /** A header line without its CRLF; at most 64 KB. */
-    private static String line(InputStream in) throws IOException {
-        StringBuilder s = new StringBuilder(64);
-        while (true) {
-            int b = in.read();
-            if (b < 0) {
-                throw new IOException("connection closed by the server");
-            }
-            if (b == '\n') {
-                int end = s.length();
-                if (end > 0 && s.charAt(end - 1) == '\r') {
-                    s.setLength(end - 1);
-                }
-                return s.toString();
-            }
-            if (s.length() >= 65_536) {
-                throw new IOException("header line longer than 64 KB");
-            }
-            s.append((char) b);
-        }
-    }
-
-    private static String abbreviate(String s) {
-        return s.length() <= 80 ? s : s.substring(0, 80) + "...";
     }
 
     /** Closes every connection, the callers' own ones too; requests under way fail. */
