@@ -39,7 +39,8 @@ final class PeerConnections implements AutoCloseable {
     /** How long an unused connection is kept. */
     static final Duration MAX_IDLE = Duration.ofSeconds(60);
 
-    private final InetSocketAddress address;
+    private final String host;
+    private final int port;
     private final String hostHeader;
     private final int connectTimeoutMillis;
     private final long maxIdleNanos;
@@ -55,8 +56,8 @@ final class PeerConnections implements AutoCloseable {
         if (!"http".equalsIgnoreCase(base.getScheme())) {
             throw new IllegalArgumentException("peer brokers are called over plain http, not " + base);
         }
-        int port = base.getPort() < 0 ? 80 : base.getPort();
-        this.address = InetSocketAddress.createUnresolved(base.getHost(), port);
+        this.host = base.getHost();
+        this.port = base.getPort() < 0 ? 80 : base.getPort();
         this.hostHeader = base.getPort() < 0 ? base.getHost() : base.getHost() + ":" + port;
         this.connectTimeoutMillis = Math.toIntExact(connectTimeout.toMillis());
         this.maxIdleNanos = maxIdle.toNanos();
@@ -147,8 +148,7 @@ final class PeerConnections implements AutoCloseable {
         SocketChannel channel = SocketChannel.open();
         try {
             channel.socket().setTcpNoDelay(true);
-            InetSocketAddress resolved = new InetSocketAddress(address.getHostString(), address.getPort());
-            channel.socket().connect(resolved, Math.min(connectTimeoutMillis, remainingMillis(deadlineNanos)));
+            channel.socket().connect(new InetSocketAddress(host, port), Math.min(connectTimeoutMillis, remainingMillis(deadlineNanos)));
         } catch (SocketTimeoutException e) {
             channel.close();
             HttpConnectTimeoutException timeout = new HttpConnectTimeoutException("connect timed out: " + hostHeader);

@@ -2,9 +2,11 @@ package io.geobroker.broker.routing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.geobroker.domain.Http1;
 import java.io.BufferedInputStream;
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -39,6 +41,8 @@ class PeerConnectionsTest {
     private enum Behaviour { ANSWER, ANSWER_AND_CLOSE, ANSWER_WITH_CONNECTION_CLOSE, CHUNKED, SILENT }
 
     private final AtomicInteger accepted = new AtomicInteger();
+    /** Connections the peer has closed on its side. */
+    private final AtomicInteger closedByPeer = new AtomicInteger();
     private final AtomicReference<Behaviour> behaviour = new AtomicReference<>(Behaviour.ANSWER);
     private final List<String> requests = new ArrayList<>();
     private final CountDownLatch released = new CountDownLatch(1);
@@ -77,7 +81,8 @@ class PeerConnectionsTest {
     }
 
     private void serve(Socket s) {
-        try (s) {
+        // resources close in reverse order: the socket first, then the count
+        try (Closeable counted = closedByPeer::incrementAndGet; Socket closedAtTheEnd = s) {
             InputStream in = new BufferedInputStream(s.getInputStream());
             OutputStream out = s.getOutputStream();
             while (true) {
@@ -168,8 +173,8 @@ class PeerConnectionsTest {
         startPeer();
         behaviour.set(Behaviour.ANSWER_AND_CLOSE);
         call("{}", Duration.ofSeconds(10));
-        // the peer has closed it by now (a restarted broker): the next call must not fail on it
-        Thread.sleep(200);
+        // the peer closes it (a restarted broker): the next call must not fail on it
+        await().atMost(Duration.ofSeconds(10)).until(() -> closedByPeer.get() == 1);
         behaviour.set(Behaviour.ANSWER);
 
         Http1.Answer answer = call("{}", Duration.ofSeconds(10));
@@ -235,7 +240,12 @@ class PeerConnectionsTest {
             }
         });
         assertThat(sending.await(10, TimeUnit.SECONDS)).isTrue();
-        Thread.sleep(100);
+        // the request has reached the peer: the call is waiting for its answer
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            synchronized (requests) {
+                return requests.size() == 1;
+            }
+        });
 
         inUse.get().close();
 
