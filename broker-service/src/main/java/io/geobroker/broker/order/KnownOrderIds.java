@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
 /**
  * Which placements must read {@code customer_orders} for an earlier order of the same client order
@@ -38,6 +39,13 @@ import java.util.function.LongSupplier;
  * the same race as a repeat inside the replication window, which the order's home decides.
  * Client order ids of day trading's own orders ({@value #DAY_TRADING_PREFIX}) are always read: the
  * engine makes those orders, not a placement.
+ *
+ * <p>A market order another region's broker forwarded here, its symbol's home, is checked against
+ * the same ids ({@link #forwardedMayExist}): the customer's ids in this DC, read once, and every id
+ * placed or forwarded here since. What they lack was written by another region's broker, whose own
+ * check looked in its DC before it forwarded the order (the placing broker's DC has its own rows at
+ * once); a repeat of an order this broker took since its start is in the set, and one taken before
+ * it is in this DC. So the home reads only a repeat, as the placing broker does.
  *
  * <p>At most {@code maxIds} ids are kept over all customers; the ids of the customers that placed
  * least recently are dropped first (read again at their next placement), and a customer with more
@@ -79,6 +87,8 @@ public class KnownOrderIds {
     private final LongSupplier nanoTime;
     private final Counter reads;
     private final Counter skipped;
+    private final Counter forwardedReads;
+    private final Counter forwardedSkipped;
     /** Access order: the customer that placed least recently first. Guards {@link #heldIds}. */
     private final LinkedHashMap<String, Customer> customers = new LinkedHashMap<>(256, 0.75f, true) {
         @Override
@@ -129,6 +139,23 @@ public class KnownOrderIds {
         this.skipped = Counter.builder("geobroker.placement.idempotency").tag("check", "known-new")
                 .description("Placements known to be new without a read (the customer places only through this region)")
                 .register(meters);
+        this.forwardedReads = Counter.builder("geobroker.placement.idempotency").tag("check", "forwarded-read")
+                .description("Market orders forwarded here whose order id was looked up in customer_orders")
+                .register(meters);
+        this.forwardedSkipped = Counter.builder("geobroker.placement.idempotency").tag("check", "forwarded-known-new")
+                .description("Market orders forwarded here known to be new without a read").register(meters);
+    }
+
+    /**
+     * Whether a market order another region's broker forwarded here may exist already, so the home
+     * must read it; false means it does not (and the id is now held). Blocks on Cassandra at the
+     * customer's first forwarded or local placement here (the customer's ids); a failed read throws.
+     */
+    public boolean forwardedMayExist(String customerId, UUID orderId, String clientOrderId) {
+        boolean mayExist = decide(customerId, clientOrderId,
+                c -> c.tooMany || !holdIds(c, customerId) || !hold(c, orderId));
+        (mayExist ? forwardedReads : forwardedSkipped).increment();
+        return mayExist;
     }
 
     /**
@@ -137,12 +164,13 @@ public class KnownOrderIds {
      * customer's first placement and once every {@code refresh}; a failed read or write throws.
      */
     public boolean mayExist(String customerId, UUID orderId, String clientOrderId) {
-        boolean mayExist = decide(customerId, orderId, clientOrderId);
+        boolean mayExist = decide(customerId, clientOrderId, c -> decide(c, customerId, orderId));
         (mayExist ? reads : skipped).increment();
         return mayExist;
     }
 
-    private boolean decide(String customerId, UUID orderId, String clientOrderId) {
+    /** Takes the decision under the customer's lock and accounts for the ids it held more or fewer. */
+    private boolean decide(String customerId, String clientOrderId, Predicate<Customer> decision) {
         if (refreshNanos <= 0 || maxIds <= 0 || clientOrderId.startsWith(DAY_TRADING_PREFIX)) {
             return true;
         }
@@ -155,7 +183,7 @@ public class KnownOrderIds {
         c.lock.lock();
         try {
             long before = c.ids == null ? 0 : c.ids.size();
-            mayExist = decide(c, customerId, orderId);
+            mayExist = decision.test(c);
             held = (c.ids == null ? 0 : c.ids.size()) - before;
         } finally {
             c.lock.unlock();
@@ -185,20 +213,30 @@ public class KnownOrderIds {
             c.ids = null;
             return true;
         }
+        return !holdIds(c, customerId) || !hold(c, orderId);
+    }
+
+    /** Reads the customer's ids unless held: false if it has too many to hold. */
+    private boolean holdIds(Customer c, String customerId) {
         if (c.ids == null) {
             Optional<List<UUID>> ids = store.orderIds(customerId, maxIds / 4);
             if (ids.isEmpty()) {
                 c.tooMany = true;
-                return true;
+                return false;
             }
             c.ids = new HashSet<>(ids.get());
         }
-        boolean known = !c.ids.add(orderId);
+        return true;
+    }
+
+    /** Adds the id: false if it was held already. A customer that now has too many is let go. */
+    private boolean hold(Customer c, UUID orderId) {
+        boolean added = c.ids.add(orderId);
         if (c.ids.size() > maxIds / 4) {
             c.ids = null;
             c.tooMany = true;
         }
-        return known;
+        return added;
     }
 
     /**

@@ -85,13 +85,17 @@ public class OrderService {
         return new Placed(HttpStatus.ACCEPTED, OrderResponse.of(pending.order()));
     }
 
-    /** A market order another region's broker forwarded here, the symbol's home. */
+    /**
+     * A market order another region's broker forwarded here, the symbol's home. An earlier order of
+     * its id is read only when there may be one ({@link KnownOrderIds#forwardedMayExist}).
+     */
     public Placed placeForwarded(Forwarded.Placement forwarded) {
         NewOrder order = validated(forwarded.customerId(), forwarded.order(), forwarded.placedRegion());
         if (!routing.isLocal(order.symbol())) {
             throw misrouted(order.symbol().symbol(), order.homeRegion());
         }
-        Optional<Order> existing = orders.find(forwarded.customerId(), order.orderId());
+        Optional<Order> existing = knownIds.forwardedMayExist(forwarded.customerId(), order.orderId(), order.clientOrderId())
+                ? orders.find(forwarded.customerId(), order.orderId()) : Optional.empty();
         if (existing.isPresent()) {
             return repeated(existing.get(), order);
         }

@@ -552,7 +552,8 @@ class CrossRegionIT {
     /**
      * A placement of a customer that places only through one region is checked against the ids its
      * broker holds, not read: a repeat is still found after the broker restarted (it reads the
-     * customer's ids from its DC again). Once the customer places through another region too, the
+     * customer's ids from its DC again), and so is a repeat of a market order another region
+     * forwarded to it, the order's home. Once the customer places through another region too, the
      * first broker notices it within its refresh (1 s) and reads every placement again, so a repeat
      * of an order placed elsewhere is found there, not taken as new.
      */
@@ -566,11 +567,31 @@ class CrossRegionIT {
                 "limitPrice", 2_000, "timeInForce", "GTC");
         assertThat(first.status()).as("%s", first.body()).isEqualTo(201);
         assertThat(placingRegions(NVIRGINIA, c)).as("registered before the placement").containsExactly(NVIRGINIA);
+        String nasdaq = symbolOf("NASDAQ", 2);
+        Customer d = customer("USD");
+        long sequence = tick(NVIRGINIA, nasdaq, 3_000, 1_000);
+        await().atMost(REPLICATION).until(() -> api(NVIRGINIA).get(d.token, "/api/v1/quotes/" + nasdaq)
+                .number("sequence") >= sequence);
+        double forwardedKnownNew = idempotencyChecks(NVIRGINIA, "forwarded-known-new");
+        BrokerApi.Response market = api(SYDNEY).place(d.token, "forwarded", nasdaq, "BUY", "MARKET", 2);
+        assertThat(market.status()).as("%s", market.body()).isEqualTo(201);
+        assertThat(idempotencyChecks(NVIRGINIA, "forwarded-known-new")).as("a new forwarded id: no read at home")
+                .isEqualTo(forwardedKnownNew + 1);
 
         BrokerProcess home = brokers.get(NVIRGINIA);
         home.kill();
         home.launch();
         home.awaitHealthy();
+        // Sydney forwards the order again, as when its first answer was lost and Sydney's DC has no row of it yet
+        Map<String, Object> forwarded = Map.of("customerId", d.id(), "placedRegion", SYDNEY,
+                "deadlineEpochMillis", System.currentTimeMillis() + 60_000, "order", Map.of("clientOrderId", "forwarded",
+                        "symbol", nasdaq, "side", "BUY", "type", "MARKET", "quantity", 2));
+        BrokerApi.Response forwardedAgain = api(NVIRGINIA).send("POST", "/internal/v1/orders", peerToken, forwarded);
+        assertThat(forwardedAgain.status()).as("a forwarded repeat after the home's restart: %s", forwardedAgain.body())
+                .isEqualTo(200);
+        assertThat(forwardedAgain.text("orderId")).isEqualTo(market.text("orderId"));
+        assertThat(idempotencyChecks(NVIRGINIA, "forwarded-read")).as("read at home").isEqualTo(1);
+        assertThat(api(NVIRGINIA).cash(d.token, "USD")).as("executed once: 2 x 30.00").containsExactly(CASH - 6_000, 0);
         BrokerApi.Response again = api(NVIRGINIA).place(c.token, "only-here", nyse, "BUY", "LIMIT", 3,
                 "limitPrice", 2_000, "timeInForce", "GTC");
         assertThat(again.status()).as("a repeat after the restart: %s", again.body()).isEqualTo(200);

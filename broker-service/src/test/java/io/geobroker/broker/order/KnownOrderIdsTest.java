@@ -169,4 +169,71 @@ class KnownOrderIdsTest {
         assertThat(known.mayExist("ivy", id("ivy", "ivy1"), "ivy1")).as("ivy's still held").isTrue();
         assertThat(dc.idReads).isEqualTo(reads + 1);
     }
+
+    @Test
+    void a_market_order_forwarded_here_is_read_only_when_its_id_is_held() {
+        dc.regions.put("lou", new HashSet<>(Set.of("nvirginia")));
+        dc.row("lou", id("lou", "before-start"));
+        KnownOrderIds known = known(SECOND, 1_000);
+
+        assertThat(known.forwardedMayExist("lou", id("lou", "m1"), "m1")).as("a new id").isFalse();
+        dc.row("lou", id("lou", "m1"));
+        assertThat(known.forwardedMayExist("lou", id("lou", "m1"), "m1")).as("forwarded again").isTrue();
+        assertThat(known.forwardedMayExist("lou", id("lou", "before-start"), "before-start"))
+                .as("an id this DC has a row of").isTrue();
+        assertThat(known.forwardedMayExist("lou", id("lou", "m2"), "m2")).isFalse();
+        assertThat(dc.idReads).as("the customer's ids read once").isEqualTo(1);
+        assertThat(dc.regionReads + dc.regionWrites).as("this region does not become a placing region").isZero();
+        assertThat(known.heldIds()).isEqualTo(3);
+
+        assertThat(known.mayExist("lou", id("lou", "here"), "here"))
+                .as("a placement here of a customer of another region is read").isTrue();
+        assertThat(known.heldIds()).as("let go with the placing regions learnt").isZero();
+        assertThat(known.forwardedMayExist("lou", id("lou", "m1"), "m1")).as("read again, still found").isTrue();
+        assertThat(known.forwardedMayExist("lou", id("lou", "m3"), "m3")).isFalse();
+        assertThat(dc.idReads).isEqualTo(2);
+    }
+
+    @Test
+    void forwarded_ids_and_ids_placed_here_are_one_set() {
+        KnownOrderIds known = known(SECOND, 1_000);
+        assertThat(known.mayExist("max", id("max", "local"), "local")).isFalse();
+        assertThat(known.forwardedMayExist("max", id("max", "local"), "local")).as("placed here before").isTrue();
+        assertThat(known.forwardedMayExist("max", id("max", "fwd"), "fwd")).isFalse();
+        assertThat(known.mayExist("max", id("max", "fwd"), "fwd")).as("forwarded here before").isTrue();
+        assertThat(dc.idReads).isEqualTo(1);
+    }
+
+    @Test
+    void forwarded_market_orders_are_always_read_when_the_check_is_off_or_the_customer_has_too_many() {
+        assertThat(known(0, 1_000).forwardedMayExist("ned", id("ned", "a"), "a")).as("a refresh of zero").isTrue();
+        assertThat(known(SECOND, 0).forwardedMayExist("ned", id("ned", "a"), "a")).as("no ids held").isTrue();
+        assertThat(dc.idReads).isZero();
+        KnownOrderIds known = known(SECOND, 1_000);
+        assertThat(known.forwardedMayExist("ned", id("ned", "dt-t-1-1"), "dt-t-1-1")).as("day trading's own").isTrue();
+
+        for (int i = 0; i < 26; i++) {
+            dc.row("oli", id("oli", "o" + i));
+        }
+        KnownOrderIds bounded = known(SECOND, 100);
+        assertThat(bounded.forwardedMayExist("oli", id("oli", "new"), "new")).isTrue();
+        assertThat(bounded.forwardedMayExist("oli", id("oli", "newer"), "newer")).isTrue();
+        assertThat(dc.idReads).as("not read again").isEqualTo(1);
+        assertThat(bounded.heldIds()).isZero();
+    }
+
+    @Test
+    void forwarded_ids_count_towards_the_bound() {
+        KnownOrderIds known = known(SECOND, 12);
+        for (String customer : List.of("pat", "quin", "rae", "sam")) {
+            for (int i = 0; i < 3; i++) {
+                assertThat(known.forwardedMayExist(customer, id(customer, "f" + i), "f" + i)).isFalse();
+                dc.row(customer, id(customer, "f" + i));
+            }
+        }
+        assertThat(known.heldIds()).isEqualTo(12);
+        assertThat(known.forwardedMayExist("tom", id("tom", "f0"), "f0")).isFalse();
+        assertThat(known.heldIds()).as("pat's three ids dropped, the least recent").isEqualTo(10);
+        assertThat(known.forwardedMayExist("pat", id("pat", "f1"), "f1")).as("read again, still found").isTrue();
+    }
 }
