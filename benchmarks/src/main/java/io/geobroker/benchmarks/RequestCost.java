@@ -5,12 +5,14 @@ import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BatchStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.BatchType;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.cql.Statement;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -26,8 +29,11 @@ import java.util.concurrent.locks.LockSupport;
  * (user + system, from {@code /proc/<pid>/stat}) read before and after, divided by the requests,
  * with the same while of no requests measured first and taken off. The shapes: a one-row insert, a
  * logged batch of 7 statements in 2 partitions (a group commit of the engine at light load), the
- * same unlogged, and a logged batch of 28 statements in 7 partitions (a group at the default load);
- * each to a keyspace replicated to both DCs and to one replicated to the coordinator's DC only.
+ * same unlogged, a logged batch of 28 statements in 7 partitions (a group at the default load), a
+ * logged batch of 99 statements in 33 partitions (a group of 32 placements of as many customers and
+ * its log slot, as at the acknowledgement benchmark) and one row carrying a 16 KiB blob (such a
+ * group's statements written as one slot of a log, one partition, no batch log); each to a keyspace
+ * replicated to both DCs and to one replicated to the coordinator's DC only.
  *
  * <p>Runs against a local cluster whose node processes this machine can read (the local stack:
  * {@code ./geobroker up}). Creates the keyspaces {@code geobroker_request_cost_both} and
@@ -45,14 +51,19 @@ public final class RequestCost {
     private static final String LOCAL = "geobroker_request_cost_local";
     private static final int PARTITIONS = 50;
 
-    /** A request shape: statements in partitions, logged or not; a single statement is sent unbatched. */
-    record Shape(String name, int statements, int partitions, boolean logged) {
+    /**
+     * A request shape: statements in partitions, logged or not, each row carrying a blob of {@code
+     * payloadBytes} (none when 0); a single statement is sent unbatched.
+     */
+    record Shape(String name, int statements, int partitions, boolean logged, int payloadBytes) {
     }
 
-    static final List<Shape> SHAPES = List.of(new Shape("one row", 1, 1, false),
-            new Shape("logged 7 rows in 2 partitions", 7, 2, true),
-            new Shape("unlogged 7 rows in 2 partitions", 7, 2, false),
-            new Shape("logged 28 rows in 7 partitions", 28, 7, true));
+    static final List<Shape> SHAPES = List.of(new Shape("one row", 1, 1, false, 0),
+            new Shape("logged 7 rows in 2 partitions", 7, 2, true, 0),
+            new Shape("unlogged 7 rows in 2 partitions", 7, 2, false, 0),
+            new Shape("logged 28 rows in 7 partitions", 28, 7, true, 0),
+            new Shape("logged 99 rows in 33 partitions", 99, 33, true, 0),
+            new Shape("one row of 16 KiB", 1, 1, false, 16 * 1024));
 
     private RequestCost() {
     }
@@ -90,7 +101,7 @@ public final class RequestCost {
             try {
                 for (String keyspace : List.of(BOTH, LOCAL)) {
                     session.execute(ddl("CREATE TABLE IF NOT EXISTS " + keyspace + ".rows (p text, c bigint, "
-                            + "quantity bigint, status text, price bigint, PRIMARY KEY ((p), c))"));
+                            + "quantity bigint, status text, price bigint, payload blob, PRIMARY KEY ((p), c))"));
                 }
                 long[] idle = run(session, null, null, pids, rate, seconds);
                 System.out.printf(Locale.ROOT, "CPU ms per write request at LOCAL_QUORUM from %s, %d requests/s for %d s "
@@ -121,8 +132,9 @@ public final class RequestCost {
     /** Sends the shape's requests (none for a null shape) for 5 s, then for {@code seconds} measured: each node's ticks. */
     private static long[] run(CqlSession session, Shape shape, String keyspace, long[] pids, int rate, int seconds)
             throws IOException {
-        PreparedStatement insert = shape == null ? null : session.prepare("INSERT INTO " + keyspace
-                + ".rows (p, c, quantity, status, price) VALUES (?, ?, ?, ?, ?)");
+        PreparedStatement insert = shape == null ? null : session.prepare(shape.payloadBytes() == 0
+                ? "INSERT INTO " + keyspace + ".rows (p, c, quantity, status, price) VALUES (?, ?, ?, ?, ?)"
+                : "INSERT INTO " + keyspace + ".rows (p, c, quantity, status, price, payload) VALUES (?, ?, ?, ?, ?, ?)");
         send(session, shape, insert, rate, 5);
         long[] before = ticks(pids);
         send(session, shape, insert, rate, seconds);
@@ -149,14 +161,24 @@ public final class RequestCost {
 
     private static Statement<?> request(Shape shape, PreparedStatement insert, long n) {
         if (shape.statements() == 1) {
-            return insert.bind("p" + n % PARTITIONS, n, n, "OPEN", n);
+            return row(shape, insert, "p" + n % PARTITIONS, n, n, n);
         }
         BatchStatementBuilder batch = BatchStatement.builder(shape.logged() ? BatchType.LOGGED : BatchType.UNLOGGED);
         for (int i = 0; i < shape.statements(); i++) {
             long partition = (n * shape.partitions() + i % shape.partitions()) % PARTITIONS;
-            batch.addStatement(insert.bind("p" + partition, n * shape.statements() + i, n, "OPEN", (long) i));
+            batch.addStatement(row(shape, insert, "p" + partition, n * shape.statements() + i, n, i));
         }
         return batch.build();
+    }
+
+    private static BoundStatement row(Shape shape, PreparedStatement insert, String partition, long clustering,
+                                      long quantity, long price) {
+        if (shape.payloadBytes() == 0) {
+            return insert.bind(partition, clustering, quantity, "OPEN", price);
+        }
+        byte[] payload = new byte[shape.payloadBytes()];
+        ThreadLocalRandom.current().nextBytes(payload); // not compressible, as serialised statements mostly are not
+        return insert.bind(partition, clustering, quantity, "OPEN", price, ByteBuffer.wrap(payload));
     }
 
     /** Each process's CPU time in clock ticks, from {@code /proc/<pid>/stat}. */

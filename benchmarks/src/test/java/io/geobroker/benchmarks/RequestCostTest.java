@@ -24,6 +24,7 @@ class RequestCostTest {
     @Test
     void every_shape_batches_no_more_partitions_than_statements() {
         assertThat(RequestCost.SHAPES).allSatisfy(s -> assertThat(s.partitions()).isBetween(1, s.statements()));
-        assertThat(RequestCost.SHAPES).filteredOn(s -> s.statements() == 1).hasSize(1);
+        assertThat(RequestCost.SHAPES).filteredOn(s -> s.statements() == 1).allSatisfy(s -> assertThat(s.logged()).isFalse());
+        assertThat(RequestCost.SHAPES).extracting(RequestCost.Shape::name).doesNotHaveDuplicates();
     }
 }
