@@ -4,6 +4,7 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
+import io.geobroker.broker.matching.ProjectionBarrier;
 import io.geobroker.broker.web.Page;
 import org.springframework.stereotype.Repository;
 
@@ -37,8 +38,11 @@ public class AccountDao {
     private final PreparedStatement holdings;
     private final PreparedStatement transactions;
 
-    public AccountDao(CqlSession session) {
+    private final ProjectionBarrier barrier;
+
+    public AccountDao(CqlSession session, ProjectionBarrier barrier) {
         this.session = session;
+        this.barrier = barrier;
         cash = session.prepare("SELECT currency, available, reserved FROM cash WHERE customer_id = ?");
         holdings = session.prepare("SELECT symbol, available, reserved FROM holdings WHERE customer_id = ?");
         transactions = session.prepare("SELECT txn_id, txn_time, kind, currency, amount, symbol, quantity, price, "
@@ -46,6 +50,7 @@ public class AccountDao {
     }
 
     public List<Balance> balances(String customerId) {
+        barrier.awaitCustomer(customerId);
         List<Balance> out = new ArrayList<>();
         for (Row r : session.execute(requestRead(cash.bind(customerId)))) {
             out.add(new Balance(r.getString("currency"), r.getLong("available"), r.getLong("reserved")));
@@ -54,6 +59,7 @@ public class AccountDao {
     }
 
     public List<Position> holdings(String customerId) {
+        barrier.awaitCustomer(customerId);
         List<Position> out = new ArrayList<>();
         for (Row r : session.execute(requestRead(holdings.bind(customerId)))) {
             if (r.getLong("available") != 0 || r.getLong("reserved") != 0) {
@@ -64,6 +70,7 @@ public class AccountDao {
     }
 
     public Page<Transaction> transactions(String customerId, int pageSize, ByteBuffer pagingState) {
+        barrier.awaitCustomer(customerId);
         ResultSet rs = Page.withToken(pagingState,
                 () -> session.execute(requestRead(transactions.bind(customerId)).setPageSize(pageSize)
                         .setPagingState(pagingState)));

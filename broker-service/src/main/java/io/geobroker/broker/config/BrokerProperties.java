@@ -107,7 +107,15 @@ public record BrokerProperties(
             /* Fewest symbols a group's symbol rows must touch to go through the engine log. A log slot
                is a partition (a mutation) itself, so a group that changes one symbol saves nothing
                by it and writes that symbol's rows directly; 1 logs every group's. */
-            @DefaultValue("2") int minLoggedSymbols) {
+            @DefaultValue("2") int minLoggedSymbols,
+            /* Whether a group's customers' rows (orders, cash, holdings, transactions) go through the
+               engine log with its symbols' rows: the group is then one single-partition write (no
+               batch log, one mutation to replicate) and each customer's partition is written once a
+               projection round, whatever its changes in the round. This region's reads of a customer
+               with changes not projected yet wait for them (a round started at once); other regions
+               see them later by up to the projection interval. false writes them with the group's
+               slot in one logged batch, as min-logged-symbols says. */
+            @DefaultValue("true") boolean logCustomerRows) {
     }
 
     /** Secrets for operators and peer brokers; customer tokens live (hashed) in Cassandra. */

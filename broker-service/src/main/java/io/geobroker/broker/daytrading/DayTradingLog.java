@@ -5,6 +5,7 @@ import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.geobroker.broker.matching.ProjectionBarrier;
 import io.geobroker.domain.Region;
 import org.springframework.stereotype.Component;
 
@@ -39,8 +40,11 @@ public class DayTradingLog {
     private final PreparedStatement selectHoursOfUser;
     private final PreparedStatement selectEvents;
 
-    public DayTradingLog(CqlSession session, Region region) {
+    private final ProjectionBarrier barrier;
+
+    public DayTradingLog(CqlSession session, Region region, ProjectionBarrier barrier) {
         this.session = session;
+        this.barrier = barrier;
         this.region = region.name();
         selectDays = session.prepare("SELECT day FROM day_trading_log_days WHERE region = ?");
         selectUsersOfDay = session.prepare("SELECT hour, customer_id FROM day_trading_log_users WHERE region = ? AND day = ?");
@@ -50,6 +54,7 @@ public class DayTradingLog {
 
     /** Writes the whole log of the region ({@code user} null) or one user's. */
     public void write(String user, int minorDigits, OutputStream out) throws IOException {
+        barrier.awaitAll();
         try {
             XMLStreamWriter xml = XMLOutputFactory.newFactory().createXMLStreamWriter(out, "UTF-8");
             xml.writeStartDocument("UTF-8", "1.0");

@@ -23,7 +23,9 @@ final class Coalesce {
     /** What a symbol statement does, as far as covering goes. */
     enum Shape {
         SYMBOL_STATE, OPEN_ORDER, FILL, DELETE_OPEN_ORDER, DELETE_GENERATION, DELETE_GENERATIONS_THROUGH,
-        DELETE_FILLS_BEFORE
+        DELETE_FILLS_BEFORE,
+        /** Any other statement (a customer's row, an inbox mark): written as it is, never left out, covers nothing. */
+        OTHER
     }
 
     /**
@@ -86,6 +88,7 @@ final class Coalesce {
                 case DELETE_GENERATIONS_THROUGH -> deletedThrough.getOrDefault(w.symbol(), Integer.MIN_VALUE) >= w.generation();
                 case FILL -> fillsDeletedBefore.getOrDefault(w.symbol(), Long.MIN_VALUE) > w.sequence();
                 case DELETE_FILLS_BEFORE -> fillsDeletedBefore.getOrDefault(w.symbol(), Long.MIN_VALUE) >= w.sequence();
+                case OTHER -> false;
             };
         }
 
@@ -98,6 +101,7 @@ final class Coalesce {
                 case DELETE_GENERATIONS_THROUGH -> deletedThrough.merge(w.symbol(), w.generation(), Math::max);
                 case FILL -> { }
                 case DELETE_FILLS_BEFORE -> fillsDeletedBefore.merge(w.symbol(), w.sequence(), Math::max);
+                case OTHER -> { }
             }
         }
 

@@ -96,7 +96,7 @@ public class Engine implements SmartLifecycle {
 
     public Engine(OrderDao orderDao, com.datastax.oss.driver.api.core.CqlSession session, FillPublisher publisher,
                   DurableOffsets offsets, Clock clock, BrokerProperties properties, Region region,
-                  SymbolDirectory directory, MeterRegistry meters, HealResend healResend) {
+                  SymbolDirectory directory, MeterRegistry meters, HealResend healResend, ProjectionBarrier barrier) {
         EngineStore store = new EngineStore(session, orderDao, healResend);
         this.clock = clock;
         this.config = properties.engine();
@@ -122,11 +122,12 @@ public class Engine implements SmartLifecycle {
         this.inFlight = new InFlight(offsets, symbols.values(), metrics.publishTimer);
         EngineLog engineLog = new EngineLog(session, region.name());
         this.projection = new Projection(session, store, engineLog, metrics, config.projectionInterval(),
-                config.maxBatchBytes());
+                config.maxBatchBytes(), barrier);
         metrics.registerProjectionLag(projection::lag);
         this.groupCommit = new GroupCommit(group, symbols, store,
                 new Generations(store, writer, writeClock, symbols, config.deletionsPerGeneration()),
-                writer, publisher, inFlight, metrics, region.name(), engineLog, projection, config.minLoggedSymbols());
+                writer, publisher, inFlight, metrics, region.name(), engineLog, projection, config.minLoggedSymbols(),
+                barrier.enabled());
         this.recovery = new Recovery(store, writer, symbols, orders, publisher, region.name(), engineLog);
         Exchange first = directory.exchange(region.exchanges().get(0)).orElseThrow();
         this.currency = first.currency();

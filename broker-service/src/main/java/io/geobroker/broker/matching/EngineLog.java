@@ -16,23 +16,31 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
+import java.util.function.ToIntFunction;
 
 /**
- * The region's redo log of symbol statements (schema V011, {@code engine_log}): a ring of
- * {@link #SLOTS} slots in the region's partition. A group commit puts its symbol statements in the
- * slot of its sequence number, in the same batch as its customers' rows, so they are durable
- * together; the {@link Projection} writes them to their tables later and then records the last
- * group it wrote as {@code projected_seq}. At start, {@link #unprojected} returns the groups after
- * it, to be written before the engine reads the symbols' state.
+ * The region's redo log (schema V011, {@code engine_log}): a ring of {@link #SLOTS} slots in the
+ * region's partition. A group commit puts its statements in the slot of its sequence number, all of
+ * them (its customers' rows too, with {@code log-customer-rows}) in one single-partition write, or
+ * its symbol statements in the same batch as its customers' rows; the {@link Projection} writes them
+ * to their tables later and then records the last group it wrote as {@code projected_seq}. At start,
+ * {@link #unprojected} returns the groups after it, to be written before the engine reads any state.
  *
- * <p>A slot's blob: the format, the group's write timestamp, the distinct CQL texts, then each
- * statement as the index of its text and its bound values (as sent; unset and null kept apart).
+ * <p>A slot's blob (format 2): the format, the group's write timestamp, then each statement as the
+ * number of its CQL text in the region's {@code engine_log_queries} (V013: given the first time the
+ * text is logged, before the slot that uses it) and its bound values (as sent; unset and null kept
+ * apart). Format 1, which carried the group's distinct CQL texts instead of their numbers, is still
+ * read.
  */
 final class EngineLog {
 
     /** Slots in the ring: the most groups that may wait for their projection. */
     static final int SLOTS = 1024;
-    private static final int FORMAT = 1;
+    private static final int FORMAT_TEXTS = 1;
+    private static final int FORMAT_NUMBERS = 2;
+    /** Query numbers are written as two bytes. */
+    private static final int MAX_QUERIES = Short.MAX_VALUE;
     /** Slots read per query at start. */
     private static final int READ_SLOTS = 16;
 
@@ -53,6 +61,13 @@ final class EngineLog {
     private final PreparedStatement setProjected;
     private final PreparedStatement selectProjected;
     private final PreparedStatement selectSlots;
+    private final PreparedStatement insertQuery;
+    private final PreparedStatement selectQueries;
+    /** The region's query numbers, both ways; read at start (or the first slot), then grown here. */
+    private final Map<String, Integer> numbers = new HashMap<>();
+    private final Map<Integer, String> texts = new HashMap<>();
+    private int nextNumber;
+    private boolean numbersRead;
 
     EngineLog(CqlSession session, String region) {
         this.session = session;
@@ -62,17 +77,65 @@ final class EngineLog {
         selectProjected = session.prepare("SELECT projected_seq FROM engine_log WHERE region = ? LIMIT 1");
         selectSlots = session.prepare("SELECT slot, seq, statements FROM engine_log WHERE region = ? AND slot >= ? "
                 + "AND slot < ?");
+        insertQuery = session.prepare("INSERT INTO engine_log_queries (region, id, text) VALUES (?, ?, ?) IF NOT EXISTS");
+        selectQueries = session.prepare("SELECT id, text FROM engine_log_queries WHERE region = ?");
     }
 
     static int slotOf(long seq) {
         return (int) Math.floorMod(seq, (long) SLOTS);
     }
 
-    /** The slot row of group {@code seq}, for the group's own batch (it carries the batch's timestamp). */
+    /**
+     * The slot row of group {@code seq}, for the group's own batch (it carries the batch's timestamp).
+     * A CQL text logged for the first time gets its number first (a lightweight transaction).
+     */
     BoundStatement slot(long seq, long timestamp, List<BoundStatement> statements) {
         List<GroupJournal.Entry> entries = new ArrayList<>(statements.size());
         statements.forEach(s -> entries.add(GroupJournal.Entry.of(s)));
-        return insertSlot.bind(region, slotOf(seq), seq, ByteBuffer.wrap(encode(timestamp, entries)));
+        return insertSlot.bind(region, slotOf(seq), seq, ByteBuffer.wrap(encode(timestamp, entries, this::number)));
+    }
+
+    /** The number of a CQL text, given now if it has none. */
+    private synchronized int number(String text) {
+        if (!numbersRead) {
+            readNumbers();
+        }
+        Integer number = numbers.get(text);
+        while (number == null) {
+            if (nextNumber >= MAX_QUERIES) {
+                throw new IllegalStateException("the engine log has numbered " + MAX_QUERIES + " CQL texts already");
+            }
+            int candidate = nextNumber;
+            Row r = session.execute(insertQuery.bind(region, candidate, text)
+                    .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM)
+                    .setSerialConsistencyLevel(DefaultConsistencyLevel.LOCAL_SERIAL)).one();
+            if (r != null && r.getBoolean("[applied]")) {
+                remember(candidate, text);
+                number = candidate;
+            } else {
+                readNumbers();
+                number = numbers.get(text);
+            }
+        }
+        return number;
+    }
+
+    /** Reads the region's query numbers (at start, before the log: its slots name texts by them). */
+    private synchronized void readNumbers() {
+        for (Row r : session.execute(selectQueries.bind(region).setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM))) {
+            remember(r.getInt("id"), r.getString("text"));
+        }
+        numbersRead = true;
+    }
+
+    private void remember(int number, String text) {
+        numbers.putIfAbsent(text, number);
+        texts.put(number, text);
+        nextNumber = Math.max(nextNumber, number + 1);
+    }
+
+    private synchronized String text(int number) {
+        return texts.get(number);
     }
 
     /** Records that every group up to {@code seq} is in its tables; {@code timestamp} increases with seq. */
@@ -84,6 +147,7 @@ final class EngineLog {
 
     /** The groups logged after the last projected one, read at LOCAL_QUORUM. */
     Unprojected unprojected() {
+        readNumbers();
         Row header = session.execute(selectProjected.bind(region)
                 .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM)).one();
         long projected = header == null || header.isNull("projected_seq") ? 0 : header.getLong("projected_seq");
@@ -103,7 +167,7 @@ final class EngineLog {
                     return new Unprojected(projected, groups);
                 }
                 ByteBuffer blob = r.getByteBuffer("statements");
-                groups.add(decode(expected, blob));
+                groups.add(decode(expected, blob, this::text));
                 if (groups.size() == SLOTS) {
                     break;
                 }
@@ -114,7 +178,28 @@ final class EngineLog {
 
     // ---- serialization
 
-    static byte[] encode(long timestamp, List<GroupJournal.Entry> entries) {
+    /** A group's blob in format 2: its statements' texts by number ({@code numberOf}). */
+    static byte[] encode(long timestamp, List<GroupJournal.Entry> entries, ToIntFunction<String> numberOf) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + entries.size() * 96);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeInt(FORMAT_NUMBERS);
+            out.writeLong(timestamp);
+            out.writeInt(entries.size());
+            for (GroupJournal.Entry e : entries) {
+                out.writeShort(numberOf.applyAsInt(e.query()));
+                out.writeShort(e.values().size());
+                for (ByteBuffer value : e.values()) {
+                    GroupJournal.writeValue(out, value);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    /** A group's blob in format 1, each distinct text carried once: what slots held before V013. */
+    static byte[] encodeWithTexts(long timestamp, List<GroupJournal.Entry> entries) {
         Map<String, Integer> queries = new HashMap<>();
         List<String> texts = new ArrayList<>();
         for (GroupJournal.Entry e : entries) {
@@ -125,7 +210,7 @@ final class EngineLog {
         }
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(512 + entries.size() * 96);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeInt(FORMAT);
+            out.writeInt(FORMAT_TEXTS);
             out.writeLong(timestamp);
             out.writeInt(texts.size());
             for (String text : texts) {
@@ -147,29 +232,39 @@ final class EngineLog {
         return bytes.toByteArray();
     }
 
-    static Logged decode(long seq, ByteBuffer blob) {
+    /** A slot's group, in either format; {@code textOf} gives the text of a number (null: none). */
+    static Logged decode(long seq, ByteBuffer blob, IntFunction<String> textOf) {
         ByteBuffer in = blob.duplicate();
         int format = in.getInt();
-        if (format != FORMAT) {
+        if (format != FORMAT_TEXTS && format != FORMAT_NUMBERS) {
             throw new IllegalStateException("unknown engine log format " + format + " in group " + seq);
         }
         long timestamp = in.getLong();
-        String[] texts = new String[in.getInt()];
-        for (int i = 0; i < texts.length; i++) {
-            byte[] utf8 = new byte[in.getInt()];
-            in.get(utf8);
-            texts[i] = new String(utf8, StandardCharsets.UTF_8);
+        IntFunction<String> query = textOf;
+        if (format == FORMAT_TEXTS) {
+            String[] texts = new String[in.getInt()];
+            for (int i = 0; i < texts.length; i++) {
+                byte[] utf8 = new byte[in.getInt()];
+                in.get(utf8);
+                texts[i] = new String(utf8, StandardCharsets.UTF_8);
+            }
+            query = i -> texts[i];
         }
         int count = in.getInt();
         List<GroupJournal.Entry> entries = new ArrayList<>(count);
         for (int n = 0; n < count; n++) {
-            String query = texts[in.getShort()];
+            int number = in.getShort();
+            String text = query.apply(number);
+            if (text == null) {
+                throw new IllegalStateException("engine log group " + seq + " names CQL text " + number
+                        + ", which engine_log_queries does not hold");
+            }
             int size = in.getShort();
             List<ByteBuffer> values = new ArrayList<>(size);
             for (int i = 0; i < size; i++) {
                 values.add(GroupJournal.readValue(in));
             }
-            entries.add(new GroupJournal.Entry(query, values));
+            entries.add(new GroupJournal.Entry(text, values));
         }
         if (in.hasRemaining()) {
             throw new IllegalStateException("engine log group " + seq + " has " + in.remaining()

@@ -16,6 +16,7 @@ import io.geobroker.domain.OrderType;
 import io.geobroker.domain.Side;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -83,6 +84,11 @@ final class EngineStore {
     private final Map<String, Coalesce.Shape> symbolShapes = new HashMap<>();
     /** Each symbol statement with its own write timestamp as its first or last bound value, by CQL text. */
     private final Map<String, Timestamped> timestamped = new HashMap<>();
+    /** The timestamped forms of the other statements a log slot holds (customers' rows, inbox marks, day trading). */
+    private final TimestampedForms forms;
+    /** Tables whose partition key is the customer id alone. */
+    static final Set<String> CUSTOMER_TABLES = Set.of("customer_orders", "orders_by_customer", "cash", "holdings",
+            "transactions");
 
     /** A symbol statement's form with {@code USING TIMESTAMP ?}: its marker is the first bound value or the last. */
     private record Timestamped(PreparedStatement statement, boolean first) {
@@ -90,6 +96,7 @@ final class EngineStore {
 
     EngineStore(CqlSession session, OrderDao orders, HealResend healResend) {
         this.session = session;
+        this.forms = new TimestampedForms(session);
         this.orders = orders;
         this.healResend = healResend;
         selectSymbolState = session.prepare("SELECT generation, deletions, last_ticker_sequence, next_order_sequence, "
@@ -178,9 +185,46 @@ final class EngineStore {
         return symbolShapes.containsKey(statement.getPreparedStatement().getQuery());
     }
 
-    /** The symbol statement as {@link Coalesce} sees it. */
+    /**
+     * Whether the projection can write every one of the statements at its group's own timestamp:
+     * the forms with {@code USING TIMESTAMP ?} of those not prepared yet are prepared first (once per
+     * CQL text).
+     */
+    boolean loggable(List<BoundStatement> statements) {
+        List<BoundStatement> others = new ArrayList<>();
+        for (BoundStatement s : statements) {
+            if (!isSymbolStatement(s)) {
+                others.add(s);
+            }
+        }
+        forms.prepare(others);
+        for (BoundStatement s : others) {
+            if (forms.at(s, 0) == null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The customer whose partition the statement writes (the tables keyed by customer id: orders,
+     * their list, cash, holdings, transactions), or null.
+     */
+    String customerOf(BoundStatement s) {
+        var variables = s.getPreparedStatement().getVariableDefinitions();
+        if (variables.size() == 0 || !CUSTOMER_TABLES.contains(variables.get(0).getTable().asInternal())) {
+            return null;
+        }
+        ByteBuffer key = s.getRoutingKey();
+        return key == null ? null : StandardCharsets.UTF_8.decode(key.duplicate()).toString();
+    }
+
+    /** The statement as {@link Coalesce} sees it: a symbol statement by its shape, any other as one never left out. */
     Coalesce.Write<BoundStatement> describe(BoundStatement s) {
         Coalesce.Shape shape = symbolShapes.get(s.getPreparedStatement().getQuery());
+        if (shape == null) {
+            return new Coalesce.Write<>(Coalesce.Shape.OTHER, null, 0, null, 0, 0, s);
+        }
         long cells = 0;
         for (int i = 0; i < s.size(); i++) {
             if (s.isSet(i)) {
@@ -188,6 +232,7 @@ final class EngineStore {
             }
         }
         return switch (shape) {
+            case OTHER -> throw new IllegalStateException("a symbol statement without a shape: " + s.getPreparedStatement().getQuery());
             case SYMBOL_STATE -> new Coalesce.Write<>(shape, s.getString(0), 0, null, 0, cells, s);
             case OPEN_ORDER, DELETE_OPEN_ORDER -> new Coalesce.Write<>(shape, s.getString(0), s.getInt(1), s.getUuid(2), 0,
                     cells, s);
@@ -200,6 +245,13 @@ final class EngineStore {
     /** The symbol statement with {@code timestampMicros} as its own write timestamp (unset values stay unset). */
     BoundStatement at(BoundStatement s, long timestampMicros) {
         Timestamped t = timestamped.get(s.getPreparedStatement().getQuery());
+        if (t == null) {
+            BoundStatement other = forms.at(s, timestampMicros);
+            if (other == null) {
+                throw new IllegalStateException("no timestamped form of " + s.getPreparedStatement().getQuery());
+            }
+            return other;
+        }
         return TimestampedForms.bind(s, t.statement(), t.first(), timestampMicros);
     }
 
@@ -233,7 +285,7 @@ final class EngineStore {
 
     /** The customer's order, read without waiting for it (with the placements' reads of that customer, {@link OrderDao#findAsync}). */
     CompletableFuture<Optional<Order>> orderAsync(String customerId, UUID orderId) {
-        return orders.findAsync(customerId, orderId);
+        return orders.findInTableAsync(customerId, orderId);
     }
 
     CashAccount cash(String customerId, String currency) {

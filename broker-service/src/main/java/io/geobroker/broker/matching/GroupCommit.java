@@ -9,6 +9,9 @@ import io.geobroker.domain.OrderEvent;
 import io.geobroker.domain.OrderType;
 import io.geobroker.domain.WallClock;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -25,6 +28,9 @@ import java.util.concurrent.TimeUnit;
  */
 final class GroupCommit {
 
+    /** Logged under the engine's name, like everything the engine thread does. */
+    private static final Logger log = LoggerFactory.getLogger(Engine.class);
+
 
     private final Group group;
     private final Map<String, SymbolState> symbols;
@@ -38,11 +44,12 @@ final class GroupCommit {
     private final EngineLog engineLog;
     private final Projection projection;
     private final int minLoggedSymbols;
+    private final boolean logCustomerRows;
     private long nextSeq = 1;
 
     GroupCommit(Group group, Map<String, SymbolState> symbols, EngineStore store, Generations generations,
                 BatchWriter writer, FillPublisher publisher, InFlight inFlight, EngineMetrics metrics, String region,
-                EngineLog engineLog, Projection projection, int minLoggedSymbols) {
+                EngineLog engineLog, Projection projection, int minLoggedSymbols, boolean logCustomerRows) {
         this.group = group;
         this.symbols = symbols;
         this.store = store;
@@ -55,6 +62,7 @@ final class GroupCommit {
         this.engineLog = engineLog;
         this.projection = projection;
         this.minLoggedSymbols = minLoggedSymbols;
+        this.logCustomerRows = logCustomerRows;
     }
 
     /** Groups with symbol statements get log slots from {@code seq} on (the one after the last at start). */
@@ -132,7 +140,12 @@ final class GroupCommit {
     }
 
     /**
-     * Makes the group durable: its customers' rows (orders, cash, holdings, transactions, inbox) and
+     * Makes the group durable. With {@code logCustomerRows}, every statement goes in one slot of the
+     * engine log, a single-partition write, and the {@link Projection} writes them all to their
+     * tables later (this region's reads of the customers wait for it: {@link ProjectionBarrier}); a
+     * group whose slot would not fit in one batch, or with a statement the projection cannot time
+     * stamp, is written whole the older way once every logged group before it is projected.
+     * Otherwise: its customers' rows (orders, cash, holdings, transactions, inbox) and
      * a log slot holding its symbol statements in one batch, the symbol statements then left to the
      * {@link Projection}; a group whose symbol rows are of one symbol writes them with the rest. A group whose slot would not fit in one batch is written whole the older
      * way ({@link BatchWriter#persistGroup}, through the journal when large) once every logged group
@@ -146,6 +159,28 @@ final class GroupCommit {
             (store.isSymbolStatement(s) ? symbolRows : customers).add(s);
         }
         symbolRows.addAll(progress);
+        if (logCustomerRows) {
+            List<BoundStatement> all = new ArrayList<>(statements.size() + progress.size());
+            all.addAll(statements);
+            all.addAll(progress);
+            if (!all.isEmpty() && store.loggable(all)) {
+                long seq = nextSeq;
+                BoundStatement slot = slot(seq, timestamp, all);
+                if (slot != null && writer.fitsOneBatch(List.of(), slot)) {
+                    projection.awaitSlot(seq);
+                    writer.persistGroup(List.of(), List.of(slot), timestamp);
+                    nextSeq = seq + 1;
+                    projection.add(new Projection.Logged(seq, timestamp, all));
+                    return;
+                }
+            }
+            if (all.isEmpty()) {
+                return;
+            }
+            projection.flush();
+            writer.persistGroup(statements, progress, timestamp);
+            return;
+        }
         if (symbolRows.isEmpty()) {
             writer.persistGroup(customers, List.of(), timestamp);
             return;
@@ -156,8 +191,8 @@ final class GroupCommit {
             return;
         }
         long seq = nextSeq;
-        BoundStatement slot = engineLog.slot(seq, timestamp, symbolRows);
-        if (!writer.fitsOneBatch(customers, slot)) {
+        BoundStatement slot = slot(seq, timestamp, symbolRows);
+        if (slot == null || !writer.fitsOneBatch(customers, slot)) {
             projection.flush();
             writer.persistGroup(statements, progress, timestamp);
             return;
@@ -166,6 +201,19 @@ final class GroupCommit {
         writer.persistGroup(customers, List.of(slot), timestamp);
         nextSeq = seq + 1;
         projection.add(new Projection.Logged(seq, timestamp, symbolRows));
+    }
+
+    /**
+     * The log slot of group {@code seq}, or null when a CQL text in it could not be numbered (its
+     * lightweight transaction failed): the group is then written the older way.
+     */
+    private BoundStatement slot(long seq, long timestamp, List<BoundStatement> statements) {
+        try {
+            return engineLog.slot(seq, timestamp, statements);
+        } catch (RuntimeException e) {
+            log.warn("group {} is written outside the engine log: {}", seq, e.toString());
+            return null;
+        }
     }
 
     /** The order event of an order this group cancelled or expired. */

@@ -11,6 +11,8 @@ import org.slf4j.LoggerFactory;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,18 +24,20 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.ToIntFunction;
 
 /**
- * Writes the symbol statements of logged groups ({@link EngineLog}) to their tables, many groups at
- * a time: every {@code interval}, the groups logged since the last round are coalesced
- * ({@link Coalesce}), and each symbol's partition is written as one mutation, up to
- * {@link #PARTITIONS_PER_BATCH} of them in one unlogged batch, in which every statement keeps its
- * group's write timestamp. Then {@code projected_seq} moves to
- * the round's last group. A batch not confirmed is written again (same statements) until it is.
+ * Writes the statements of logged groups ({@link EngineLog}) to their tables, many groups at a time:
+ * every {@code interval}, or at once when a read waits for it ({@link ProjectionBarrier}), the groups
+ * logged since the last round are coalesced ({@link Coalesce}: symbol rows a later group overwrites
+ * or deletes are left out), and each partition (a symbol's, a customer's) is written as one
+ * mutation, up to {@link #PARTITIONS_PER_BATCH} of them in one unlogged batch, in which every
+ * statement keeps its group's write timestamp. Then {@code projected_seq} moves to the round's last
+ * group, and the reads waiting for it go on. A batch not confirmed is written again (same
+ * statements) until it is.
  *
- * <p>Nothing waits on a round but a group commit that would reuse a slot not yet projected (the ring
- * is full) and the rare group written outside the log ({@link #flush}). Only the engine reads these
- * tables, at start, after writing what the log holds beyond {@code projected_seq}; the REST API
- * reads quotes from {@code symbol_state}, which lag by up to one round (quotes are written on a
- * schedule anyway).
+ * <p>The engine waits on a round only when a group commit would reuse a slot not yet projected (the
+ * ring is full) and before the rare group written outside the log ({@link #flush}). The engine reads
+ * the symbol tables at start, after writing what the log holds beyond {@code projected_seq}; the
+ * REST API reads quotes from {@code symbol_state}, which lag by up to one round (quotes are written
+ * on a schedule anyway), and a customer's rows after waiting for its groups' round.
  */
 final class Projection {
 
@@ -60,6 +64,7 @@ final class Projection {
     private final EngineStore store;
     private final EngineLog engineLog;
     private final EngineMetrics metrics;
+    private final ProjectionBarrier barrier;
     private final long intervalNanos;
     private final int maxBatchBytes;
     private final ReentrantLock lock = new ReentrantLock();
@@ -72,7 +77,8 @@ final class Projection {
     private Thread thread;
 
     Projection(CqlSession session, EngineStore store, EngineLog engineLog, EngineMetrics metrics, Duration interval,
-               int maxBatchBytes) {
+               int maxBatchBytes, ProjectionBarrier barrier) {
+        this.barrier = barrier;
         this.session = session;
         this.store = store;
         this.engineLog = engineLog;
@@ -89,6 +95,18 @@ final class Projection {
         thread = new Thread(this::run, "projection");
         thread.setDaemon(true);
         thread.start();
+        barrier.started(projected, this::requestRound);
+    }
+
+    /** Starts a round now (or the next one at once, if one is under way): a read waits for it. */
+    void requestRound() {
+        lock.lock();
+        try {
+            flushRequested = true;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
     }
 
     long projectedSeq() {
@@ -122,8 +140,18 @@ final class Projection {
         }
     }
 
-    /** Hands a durable group to the next round (the engine thread, in seq order). */
+    /** Hands a durable group to the next round (the engine thread, in seq order, before it answers). */
     void add(Logged group) {
+        if (barrier.enabled()) {
+            Set<String> customers = new HashSet<>();
+            for (BoundStatement s : group.statements()) {
+                String customer = store.customerOf(s);
+                if (customer != null) {
+                    customers.add(customer);
+                }
+            }
+            barrier.logged(group.seq(), customers);
+        }
         lock.lock();
         try {
             waiting.add(group);
@@ -210,6 +238,7 @@ final class Projection {
             } finally {
                 lock.unlock();
             }
+            barrier.projected(last.seq());
             metrics.projectionTimer.record(System.nanoTime() - roundStart, TimeUnit.NANOSECONDS);
         }
     }
@@ -312,7 +341,6 @@ final class Projection {
             RuntimeException cause = null;
             for (int i = 0; i < writes.size(); i++) {
                 try {
-                    // not kept for a resend after a cut (HealResend): only the home region reads these tables
                     writes.get(i).join();
                 } catch (CompletionException e) {
                     failed.add(pending.get(i));
@@ -330,6 +358,19 @@ final class Projection {
             Thread.sleep(retryMillis);
             retryMillis = Math.min(LAST_RETRY_MILLIS, retryMillis * 2);
             pending = failed;
+        }
+        // kept for a resend after a cut (HealResend), each group at its own timestamp: the rows other
+        // regions read (the symbols' rows are left out there, as only this region reads them)
+        for (int i = 0; i < round.size(); i++) {
+            List<BoundStatement> others = new ArrayList<>();
+            for (Coalesce.Write<BoundStatement> w : kept.get(i)) {
+                if (w.shape() == Coalesce.Shape.OTHER) {
+                    others.add(w.statement());
+                }
+            }
+            if (!others.isEmpty()) {
+                store.confirmed(others, round.get(i).timestamp());
+            }
         }
         Logged last = round.get(round.size() - 1);
         retryMillis = FIRST_RETRY_MILLIS;

@@ -5,6 +5,7 @@ import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
+import io.geobroker.broker.matching.ProjectionBarrier;
 import io.geobroker.broker.web.Page;
 import io.geobroker.domain.OrderStatus;
 import io.geobroker.domain.OrderType;
@@ -53,9 +54,11 @@ public class OrderDao {
     private final PreparedStatement idsOfCustomer;
     private final Coalescer<String, UUID, Row> lookups;
     private final DistributionSummary idsPerRead;
+    private final ProjectionBarrier barrier;
 
-    public OrderDao(CqlSession session, MeterRegistry meters) {
+    public OrderDao(CqlSession session, MeterRegistry meters, ProjectionBarrier barrier) {
         this.session = session;
+        this.barrier = barrier;
         this.idsPerRead = Coalescer.itemsPerRequest(meters, "order-reads");
         this.byId = session.prepare("SELECT " + ORDER_COLUMNS + " FROM customer_orders WHERE customer_id = ? AND order_id = ?");
         this.byIds = session.prepare("SELECT " + ORDER_COLUMNS + " FROM customer_orders WHERE customer_id = ? AND order_id IN ?");
@@ -70,6 +73,7 @@ public class OrderDao {
      * more than {@code limit}: one read of the customer's partition, in pages.
      */
     public Optional<List<UUID>> orderIds(String customerId, int limit) {
+        barrier.awaitCustomer(customerId);
         ResultSet rs = session.execute(requestRead(idsOfCustomer.bind(customerId)).setPageSize(ID_PAGE));
         List<UUID> ids = new ArrayList<>();
         for (Row row : rs) {
@@ -90,8 +94,19 @@ public class OrderDao {
         return joined(findAsync(customerId, orderId));
     }
 
-    /** {@link #find} without waiting: the lookup under way (or waiting for its customer's read under way). */
+    /**
+     * {@link #find} without waiting: the lookup under way (or waiting for its customer's read under
+     * way, or for this region's logged changes of the customer to reach the table: {@link ProjectionBarrier}).
+     */
     public CompletableFuture<Optional<Order>> findAsync(String customerId, UUID orderId) {
+        return barrier.customer(customerId).thenCompose(projected -> findInTableAsync(customerId, orderId));
+    }
+
+    /**
+     * {@link #findAsync} as the table is now, without waiting for this region's logged changes: the
+     * engine's own reads at start, after it has written what its log held.
+     */
+    public CompletableFuture<Optional<Order>> findInTableAsync(String customerId, UUID orderId) {
         return lookups.submit(customerId, orderId)
                 .thenApply(row -> Optional.ofNullable(row).filter(OrderDao::complete).map(OrderDao::map));
     }
@@ -146,6 +161,7 @@ public class OrderDao {
      */
     public Page<Order> listForCustomer(String customerId, OrderStatus status, String symbol, int pageSize,
                                        ByteBuffer pagingState) {
+        barrier.awaitCustomer(customerId);
         BoundStatement statement = requestRead(byCustomer.bind(customerId)).setPageSize(pageSize)
                 .setPagingState(pagingState);
         ResultSet rs = Page.withToken(pagingState, () -> session.execute(statement));

@@ -11,6 +11,7 @@ import com.datastax.oss.driver.api.core.uuid.Uuids;
 import io.geobroker.broker.matching.BatchLogBypass;
 import io.geobroker.broker.matching.HealResend;
 import io.geobroker.broker.matching.InboxDecision;
+import io.geobroker.broker.matching.ProjectionBarrier;
 import io.geobroker.broker.order.Coalescer;
 import io.geobroker.broker.order.NewOrder;
 import io.geobroker.broker.order.Order;
@@ -84,12 +85,15 @@ public class OrderInbox {
     private final PreparedStatement selectTail;
     private final PreparedStatement selectPartition;
     private final PreparedStatement selectOrder;
+    /** Reads of order rows wait for this region's engine's logged changes of them (the home's decisions). */
+    private final ProjectionBarrier barrier;
     private final PreparedStatement selectOrders;
     private final Coalescer<String, List<BoundStatement>, Long> batches;
     private final AtomicLong lastWriteMicros = new AtomicLong();
     private final DistributionSummary ordersPerBatch;
 
-    public OrderInbox(CqlSession session, HealResend healResend, MeterRegistry meters) {
+    public OrderInbox(CqlSession session, HealResend healResend, MeterRegistry meters, ProjectionBarrier barrier) {
+        this.barrier = barrier;
         this.session = session;
         this.ordersPerBatch = Coalescer.itemsPerRequest(meters, "pending-orders");
         this.healResend = healResend;
@@ -297,7 +301,8 @@ public class OrderInbox {
      */
     CompletableFuture<Optional<Stored>> orderAsync(String customerId, UUID orderId) {
         return customerId == null ? CompletableFuture.completedFuture(Optional.empty())
-                : session.executeAsync(selectOrder.bind(customerId, orderId)).thenApply(rs -> stored(rs.one()))
+                : barrier.customer(customerId).thenCompose(projected -> session.executeAsync(
+                        selectOrder.bind(customerId, orderId)).thenApply(rs -> stored(rs.one())))
                 .toCompletableFuture();
     }
 
@@ -306,6 +311,10 @@ public class OrderInbox {
      * that have arrived: one read of the customer's partition per {@link OrderDao#IDS_PER_READ} ids, all at once.
      */
     CompletableFuture<Map<UUID, Stored>> ordersAsync(String customerId, List<UUID> orderIds) {
+        return barrier.customer(customerId).thenCompose(projected -> readOrders(customerId, orderIds));
+    }
+
+    private CompletableFuture<Map<UUID, Stored>> readOrders(String customerId, List<UUID> orderIds) {
         List<CompletableFuture<Map<UUID, Stored>>> reads = new ArrayList<>();
         for (int from = 0; from < orderIds.size(); from += OrderDao.IDS_PER_READ) {
             List<UUID> ids = List.copyOf(orderIds.subList(from, Math.min(orderIds.size(), from + OrderDao.IDS_PER_READ)));

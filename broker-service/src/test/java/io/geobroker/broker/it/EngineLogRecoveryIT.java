@@ -23,12 +23,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The symbol rows a broker logged but had not written to their tables when it was SIGKILLed: the
- * broker logs every group's symbol rows (even those of one symbol) and projects them once an hour,
- * so after its groups are durable the
- * symbols' progress, resting orders and fills exist only in the engine log. After the restart
- * they must be in their tables, the tickers already applied must fill nothing again, and the
- * orders still resting must be in the book, each filled exactly once by the next tickers.
+ * The rows a broker logged but had not written to their tables when it was SIGKILLed: the broker
+ * logs every group's rows (its symbols' and its customers') and projects them once an hour, unless
+ * a read asks for a round, so after its groups are durable the symbols' progress, resting orders and
+ * fills and the customers' order rows exist only in the engine log. After the restart they must be
+ * in their tables, the tickers already applied must fill nothing again, and the orders still
+ * resting must be in the book, each filled exactly once by the next tickers. And a customer reads
+ * its own writes: a read of its order waits for (and starts) the round that writes its row.
  */
 @WithLocalStack
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -62,7 +63,8 @@ class EngineLogRecoveryIT {
         BrokerApi api = broker.api;
         CqlSession session = stack.session("nvirginia");
         String run = UUID.randomUUID().toString().substring(0, 6);
-        String buyer = api.customer("logbuyer" + run, DEPOSIT);
+        String buyerId = "logbuyer" + run;
+        String buyer = api.customer(buyerId, DEPOSIT);
         Map<String, String> owners = new HashMap<>();
         for (String symbol : SYMBOLS) {
             for (int i = 0; i < ORDERS_PER_SYMBOL; i++) {
@@ -91,6 +93,7 @@ class EngineLogRecoveryIT {
             assertThat(restingRows(session, symbol)).as("%s's resting orders are only in the log", symbol).isZero();
         }
         assertThat(logged).as("groups in the log after projected_seq %d", projected).isPositive();
+        assertThat(orderRows(session, buyerId)).as("the buyer's order rows are only in the log").isEmpty();
 
         broker.kill();
         broker.start();
@@ -102,6 +105,10 @@ class EngineLogRecoveryIT {
             assertThat(restingRows(session, symbol)).as("%s's orders still resting", symbol)
                     .isEqualTo(ORDERS_PER_SYMBOL - FILLED_BEFORE_KILL);
         }
+        Map<String, String> rows = orderRows(session, buyerId);
+        assertThat(rows.keySet()).as("the buyer's order rows written at start").isEqualTo(owners.keySet());
+        assertThat(rows.values().stream().filter("FILLED"::equals).count()).as("filled before the kill")
+                .isEqualTo(filledBeforeKill);
         // the tickers before the kill again (a replay: they fill nothing), then the ones that fill the rest
         for (String symbol : SYMBOLS) {
             exchange.send(symbol, PRICE, QTY, lastSequence.get(symbol));
@@ -130,6 +137,38 @@ class EngineLogRecoveryIT {
         assertThat(Books.total(api.cash(buyer, "USD")) + spent).as("cash is conserved").isEqualTo(DEPOSIT);
         System.out.printf("engine log recovery: %d groups logged after projected_seq %d at the kill, %d fills, "
                 + "%d publications%n", logged, projected, Books.unique(fills).size(), fills.size());
+    }
+
+    @Test
+    void a_customer_reads_its_own_logged_rows() {
+        BrokerApi api = broker.api;
+        CqlSession session = stack.session("nvirginia");
+        String run = UUID.randomUUID().toString().substring(0, 6);
+        String readerId = "logreader" + run;
+        String reader = api.customer(readerId, DEPOSIT);
+        BrokerApi.Response placed = api.place(reader, "r-1", "MSFT", "BUY", "LIMIT", QTY, "limitPrice", PRICE,
+                "timeInForce", "GTC");
+        assertThat(placed.status()).as("%s", placed.body()).isEqualTo(201);
+        String orderId = placed.text("orderId");
+        assertThat(orderRows(session, readerId)).as("the order's row is only in the log").isEmpty();
+
+        BrokerApi.Response read = broker.api.order(reader, orderId);
+        assertThat(read.status()).as("%s", read.body()).isEqualTo(200);
+        assertThat(read.text("status")).isEqualTo("OPEN");
+        assertThat(orderRows(session, readerId)).as("the read's round wrote the row").containsEntry(orderId, "OPEN");
+        long[] cash = api.cash(reader, "USD");
+        assertThat(cash[1]).as("the order's reservation is read too").isPositive();
+        assertThat(cash[0] + cash[1]).isEqualTo(DEPOSIT);
+    }
+
+    /** The customer's order rows in the table (not through the broker), by order id: their status. */
+    private static Map<String, String> orderRows(CqlSession session, String customerId) {
+        Map<String, String> rows = new HashMap<>();
+        for (Row r : session.execute(SimpleStatement.newInstance(
+                "SELECT order_id, status FROM customer_orders WHERE customer_id = ?", customerId))) {
+            rows.put(r.getUuid("order_id").toString(), r.getString("status"));
+        }
+        return rows;
     }
 
     private static long projectedSeq(CqlSession session) {

@@ -47,6 +47,18 @@ class CoalesceTest {
     }
 
     @Test
+    void other_statements_are_all_written_and_cover_nothing() {
+        // a customer's cash row written by two groups, between symbol statements
+        Write<String> cash1 = new Write<>(Shape.OTHER, null, 0, null, 0, 0, "c1");
+        Write<String> cash2 = new Write<>(Shape.OTHER, null, 0, null, 0, 0, "c2");
+        var kept = Coalesce.keep(List.of(
+                List.of(cash1, state("s1", "AAPL", 0b0111)),
+                List.of(cash2, state("s2", "AAPL", 0b0111))));
+
+        assertThat(names(kept)).containsExactly(List.of("c1"), List.of("c2", "s2"));
+    }
+
+    @Test
     void a_symbol_state_is_written_once_with_its_last_values() {
         var kept = Coalesce.keep(List.of(
                 List.of(state("s1", "AAPL", 0b0111), state("t1", "MSFT", 0b0111)),

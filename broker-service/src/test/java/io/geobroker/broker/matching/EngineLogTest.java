@@ -18,7 +18,30 @@ class EngineLogTest {
     }
 
     @Test
-    void a_group_survives_the_round_trip_with_each_query_text_stored_once() {
+    void a_group_survives_the_round_trip_with_its_texts_as_numbers() {
+        String state = "INSERT INTO symbol_state (symbol, generation) VALUES (?, ?)";
+        String cash = "INSERT INTO cash (customer_id, currency, available, reserved) VALUES (?, ?, ?, ?)";
+        List<String> numbered = List.of(cash, state);
+        List<GroupJournal.Entry> entries = List.of(
+                new GroupJournal.Entry(state, Arrays.asList(utf8("AAPL"), ByteBuffer.wrap(new byte[] {0, 0, 0, 3}))),
+                new GroupJournal.Entry(cash, Arrays.asList(utf8("alice"), utf8("USD"), null, ProtocolConstants.UNSET_VALUE)));
+
+        byte[] blob = EngineLog.encode(1_700_000_000_123_456L, entries, numbered::indexOf);
+        EngineLog.Logged decoded = EngineLog.decode(42, ByteBuffer.wrap(blob), numbered::get);
+
+        assertThat(decoded.seq()).isEqualTo(42);
+        assertThat(decoded.timestamp()).isEqualTo(1_700_000_000_123_456L);
+        assertThat(decoded.entries()).isEqualTo(entries);
+        assertThat(decoded.entries().get(1).values().get(3)).isSameAs(ProtocolConstants.UNSET_VALUE);
+        assertThat(blob.length).as("no text in the blob").isLessThan(cash.length());
+        assertThat(EngineLog.encodeWithTexts(1_700_000_000_123_456L, entries).length - blob.length)
+                .as("what the numbers save").isGreaterThan(state.length() + cash.length());
+        assertThatThrownBy(() -> EngineLog.decode(42, ByteBuffer.wrap(blob), n -> n == 0 ? cash : null))
+                .hasMessageContaining("names CQL text 1, which engine_log_queries does not hold");
+    }
+
+    @Test
+    void a_group_of_the_first_format_is_still_read_with_each_query_text_stored_once() {
         String state = "INSERT INTO symbol_state (symbol, generation) VALUES (?, ?)";
         String delete = "DELETE FROM symbol_orders WHERE symbol = ? AND generation = ? AND order_id = ?";
         List<GroupJournal.Entry> entries = List.of(
@@ -26,8 +49,8 @@ class EngineLogTest {
                 new GroupJournal.Entry(delete, Arrays.asList(utf8("AAPL"), null, ProtocolConstants.UNSET_VALUE)),
                 new GroupJournal.Entry(state, Arrays.asList(utf8("MSFT"), ByteBuffer.allocate(0))));
 
-        byte[] blob = EngineLog.encode(1_700_000_000_123_456L, entries);
-        EngineLog.Logged decoded = EngineLog.decode(42, ByteBuffer.wrap(blob));
+        byte[] blob = EngineLog.encodeWithTexts(1_700_000_000_123_456L, entries);
+        EngineLog.Logged decoded = EngineLog.decode(42, ByteBuffer.wrap(blob), n -> null);
 
         assertThat(decoded.seq()).isEqualTo(42);
         assertThat(decoded.timestamp()).isEqualTo(1_700_000_000_123_456L);
@@ -40,12 +63,12 @@ class EngineLogTest {
 
     @Test
     void a_blob_with_trailing_bytes_or_another_format_is_refused() {
-        byte[] blob = EngineLog.encode(1, List.of());
+        byte[] blob = EngineLog.encode(1, List.of(), q -> 0);
         ByteBuffer longer = ByteBuffer.allocate(blob.length + 1).put(blob).put((byte) 0).flip();
-        assertThatThrownBy(() -> EngineLog.decode(7, longer)).hasMessageContaining("after its last statement");
+        assertThatThrownBy(() -> EngineLog.decode(7, longer, n -> null)).hasMessageContaining("after its last statement");
 
         ByteBuffer other = ByteBuffer.wrap(blob.clone()).putInt(0, 99);
-        assertThatThrownBy(() -> EngineLog.decode(7, other)).hasMessageContaining("unknown engine log format 99");
+        assertThatThrownBy(() -> EngineLog.decode(7, other, n -> null)).hasMessageContaining("unknown engine log format 99");
     }
 
     @Test
