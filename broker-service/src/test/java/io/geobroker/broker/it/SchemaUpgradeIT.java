@@ -217,9 +217,10 @@ class SchemaUpgradeIT {
         assertThat(row.getInstant("placed_at")).isEqualTo(Instant.parse("2026-01-05T15:00:00Z"));
 
         String newId = placeGtc(LEGACY_TOKEN, "new-one", LEGACY_SYMBOL, "BUY", "LIMIT", 1, "limitPrice", 9_000);
-        assertThat(session.execute(SimpleStatement.newInstance("SELECT status FROM customer_orders "
-                + "WHERE customer_id = ? AND order_id = ?", LEGACY_CUSTOMER, UUID.fromString(newId))).one())
-                .as("a new order is in customer_orders").isNotNull();
+        // its row reaches the table with the engine log's next projection round
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(session.execute(SimpleStatement.newInstance(
+                "SELECT status FROM customer_orders WHERE customer_id = ? AND order_id = ?", LEGACY_CUSTOMER,
+                UUID.fromString(newId))).one()).as("a new order is in customer_orders").isNotNull());
     }
 
     private String customer() {
