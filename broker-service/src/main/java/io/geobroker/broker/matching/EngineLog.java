@@ -184,14 +184,7 @@ final class EngineLog {
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeInt(FORMAT_NUMBERS);
             out.writeLong(timestamp);
-            out.writeInt(entries.size());
-            for (GroupJournal.Entry e : entries) {
-                out.writeShort(numberOf.applyAsInt(e.query()));
-                out.writeShort(e.values().size());
-                for (ByteBuffer value : e.values()) {
-                    GroupJournal.writeValue(out, value);
-                }
-            }
+            writeStatements(out, entries, numberOf);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -218,18 +211,24 @@ final class EngineLog {
                 out.writeInt(utf8.length);
                 out.write(utf8);
             }
-            out.writeInt(entries.size());
-            for (GroupJournal.Entry e : entries) {
-                out.writeShort(queries.get(e.query()));
-                out.writeShort(e.values().size());
-                for (ByteBuffer value : e.values()) {
-                    GroupJournal.writeValue(out, value);
-                }
-            }
+            writeStatements(out, entries, queries::get);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return bytes.toByteArray();
+    }
+
+    /** The statements' count, then each as the number of its text and its bound values. */
+    private static void writeStatements(DataOutputStream out, List<GroupJournal.Entry> entries,
+                                        ToIntFunction<String> numberOf) throws IOException {
+        out.writeInt(entries.size());
+        for (GroupJournal.Entry e : entries) {
+            out.writeShort(numberOf.applyAsInt(e.query()));
+            out.writeShort(e.values().size());
+            for (ByteBuffer value : e.values()) {
+                GroupJournal.writeValue(out, value);
+            }
+        }
     }
 
     /** A slot's group, in either format; {@code textOf} gives the text of a number (null: none). */

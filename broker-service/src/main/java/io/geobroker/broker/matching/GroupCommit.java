@@ -31,7 +31,6 @@ final class GroupCommit {
     /** Logged under the engine's name, like everything the engine thread does. */
     private static final Logger log = LoggerFactory.getLogger(Engine.class);
 
-
     private final Group group;
     private final Map<String, SymbolState> symbols;
     private final EngineStore store;

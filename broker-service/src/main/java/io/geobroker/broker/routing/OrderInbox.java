@@ -85,7 +85,12 @@ public class OrderInbox {
     private final PreparedStatement selectTail;
     private final PreparedStatement selectPartition;
     private final PreparedStatement selectOrder;
-    /** Reads of order rows wait for this region's engine's logged changes of them (the home's decisions). */
+    /**
+     * A customer's reads of an order row wait for this region's engine's logged changes of the
+     * customer ({@link #order}). The home's inbox reads ({@link #ordersAsync}) do not: an order its
+     * engine decided while the decision waits for its projection round is among the 100,000 the
+     * engine remembers, and a start writes the log before the inbox is read.
+     */
     private final ProjectionBarrier barrier;
     private final PreparedStatement selectOrders;
     private final Coalescer<String, List<BoundStatement>, Long> batches;
@@ -311,10 +316,6 @@ public class OrderInbox {
      * that have arrived: one read of the customer's partition per {@link OrderDao#IDS_PER_READ} ids, all at once.
      */
     CompletableFuture<Map<UUID, Stored>> ordersAsync(String customerId, List<UUID> orderIds) {
-        return barrier.customer(customerId).thenCompose(projected -> readOrders(customerId, orderIds));
-    }
-
-    private CompletableFuture<Map<UUID, Stored>> readOrders(String customerId, List<UUID> orderIds) {
         List<CompletableFuture<Map<UUID, Stored>>> reads = new ArrayList<>();
         for (int from = 0; from < orderIds.size(); from += OrderDao.IDS_PER_READ) {
             List<UUID> ids = List.copyOf(orderIds.subList(from, Math.min(orderIds.size(), from + OrderDao.IDS_PER_READ)));
