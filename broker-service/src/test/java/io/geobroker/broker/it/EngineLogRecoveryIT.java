@@ -53,7 +53,8 @@ class EngineLogRecoveryIT {
         stack = TestStack.of(context);
         broker = new BrokerProcess(stack, "nvirginia", stack.testAddress(42),
                 Path.of("target", "engine-log-recovery-broker.log"),
-                Map.of("geobroker.engine.projection-interval", "1h", "geobroker.engine.min-logged-symbols", 1));
+                Map.of("geobroker.engine.projection-interval", "1h", "geobroker.engine.min-logged-symbols", 1,
+                        "geobroker.engine.log-customer-rows", true));
         broker.start();
         exchange = new Exchange(stack.kafkaBootstrap("nvirginia"), stack.topics());
     }
