@@ -199,7 +199,7 @@ final class EngineStore {
         }
         forms.prepare(others);
         for (BoundStatement s : others) {
-            if (forms.at(s, 0) == null) {
+            if (!forms.stamps(s)) {
                 return false;
             }
         }

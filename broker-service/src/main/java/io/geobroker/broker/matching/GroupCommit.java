@@ -152,12 +152,6 @@ final class GroupCommit {
      */
     private void persist(List<BoundStatement> statements, List<BoundStatement> progress, long timestamp)
             throws InterruptedException {
-        List<BoundStatement> customers = new ArrayList<>(statements.size());
-        List<BoundStatement> symbolRows = new ArrayList<>(statements.size() + progress.size());
-        for (BoundStatement s : statements) {
-            (store.isSymbolStatement(s) ? symbolRows : customers).add(s);
-        }
-        symbolRows.addAll(progress);
         if (logCustomerRows) {
             List<BoundStatement> all = new ArrayList<>(statements.size() + progress.size());
             all.addAll(statements);
@@ -180,6 +174,12 @@ final class GroupCommit {
             writer.persistGroup(statements, progress, timestamp);
             return;
         }
+        List<BoundStatement> customers = new ArrayList<>(statements.size());
+        List<BoundStatement> symbolRows = new ArrayList<>(statements.size() + progress.size());
+        for (BoundStatement s : statements) {
+            (store.isSymbolStatement(s) ? symbolRows : customers).add(s);
+        }
+        symbolRows.addAll(progress);
         if (symbolRows.isEmpty()) {
             writer.persistGroup(customers, List.of(), timestamp);
             return;

@@ -35,6 +35,8 @@ public class ProjectionBarrier {
 
     /** The longest a read waits for its rows' projection before it is answered 503. */
     static final long MAX_WAIT_MILLIS = 10_000;
+    /** What a read that need not wait gets: completed once, shared. */
+    private static final CompletableFuture<Void> NOW = CompletableFuture.completedFuture(null);
 
     private final boolean enabled;
     private final long maxWaitMillis;
@@ -66,7 +68,7 @@ public class ProjectionBarrier {
     /** Completes once this region's logged changes of the customer's rows are in their tables. */
     public CompletableFuture<Void> customer(String customerId) {
         if (!enabled) {
-            return CompletableFuture.completedFuture(null);
+            return NOW;
         }
         long seq;
         synchronized (lock) {
@@ -78,7 +80,7 @@ public class ProjectionBarrier {
     /** Completes once every group logged so far is in its tables. */
     public CompletableFuture<Void> all() {
         if (!enabled) {
-            return CompletableFuture.completedFuture(null);
+            return NOW;
         }
         long seq;
         synchronized (lock) {
@@ -116,7 +118,7 @@ public class ProjectionBarrier {
         boolean started;
         synchronized (lock) {
             if (seq <= projectedSeq) {
-                return CompletableFuture.completedFuture(null);
+                return NOW;
             }
             projected = new CompletableFuture<>();
             waiting.computeIfAbsent(seq, s -> new ArrayList<>()).add(projected);

@@ -65,6 +65,12 @@ final class TimestampedForms {
         });
     }
 
+    /** Whether {@link #at} gives the statement a timestamp of its own (its form is prepared, or it carries one). */
+    boolean stamps(BoundStatement s) {
+        String cql = s.getPreparedStatement().getQuery();
+        return carriesOwn(cql) || forms.containsKey(cql);
+    }
+
     /**
      * The statement with {@code timestampMicros} as its own write timestamp, itself if it already
      * carries one, or null if its form is not prepared (or cannot be made).
