@@ -123,7 +123,7 @@ public final class LocalStack implements AutoCloseable {
                 Integer.parseInt(state.get("nodes-per-dc", "1")), state.get("prefix", DEFAULT_PREFIX),
                 WanMode.valueOf(state.get("wan", "AUTO")), Duration.ofMillis(Long.parseLong(state.get("delay-ms", "115"))),
                 256, 256, List.of(), state.get("keyspace", SchemaTool.DEFAULT_KEYSPACE), true, OptionalLong.empty(),
-                Duration.ofMinutes(5));
+                Duration.ofMinutes(5), false);
         return new LocalStack(config, true, Topology.load(dir.resolve("topology.properties")));
     }
 
@@ -668,7 +668,7 @@ public final class LocalStack implements AutoCloseable {
             brokers.add(new KafkaBroker(name, region.name(), config.kafkaAddress(region.name()), workDir.resolve(name)));
         }
         for (CassandraNode node : nodes) {
-            node.configure(seeds, config.cassandraHeapMb());
+            node.configure(seeds, config.cassandraHeapMb(), config.syncedCommitLog());
             // A larger timer slack makes Cassandra's idle pool workers wake less often (see TimerSlack).
             children.add(start(node.name(), node.region(), node.command(java, cassandraClassPath, watchDir, owner,
                     config.cassandraHeapMb(), jvmOptions), node.logDir(), TimerSlack.CASSANDRA_NANOS));
@@ -922,6 +922,7 @@ public final class LocalStack implements AutoCloseable {
         private boolean applySchema = true;
         private OptionalLong watchParentPid = OptionalLong.empty();
         private Duration startTimeout = Duration.ofMinutes(5);
+        private boolean syncedCommitLog;
         private Consumer<String> progress = message -> { };
 
         private Builder() {
@@ -1006,6 +1007,19 @@ public final class LocalStack implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Whether each Cassandra node syncs its commit log before it acknowledges a write
+         * ({@code commitlog_sync: batch}; default false: every 10 s, Cassandra's default). At one
+         * node per DC a write acknowledged at LOCAL_QUORUM has one copy in its DC, and with the
+         * periodic sync a SIGKILLed node loses what it acknowledged in about its last 100 ms; tests
+         * that kill a node need it synced. It costs the demo's default load dearly (ticker-to-fill
+         * p50 36.6 to 118 ms, docs/results.md, 2026-12-05), so the demo does not.
+         */
+        public Builder syncedCommitLog(boolean syncedCommitLog) {
+            this.syncedCommitLog = syncedCommitLog;
+            return this;
+        }
+
         public Builder startTimeout(Duration startTimeout) {
             this.startTimeout = Objects.requireNonNull(startTimeout);
             return this;
@@ -1013,7 +1027,8 @@ public final class LocalStack implements AutoCloseable {
 
         StackConfig config() {
             return new StackConfig(workDir, wipe, regions, nodesPerDc, addressPrefix, wan, oneWayDelay,
-                    cassandraHeapMb, kafkaHeapMb, jvmOptions, keyspace, applySchema, watchParentPid, startTimeout);
+                    cassandraHeapMb, kafkaHeapMb, jvmOptions, keyspace, applySchema, watchParentPid, startTimeout,
+                    syncedCommitLog);
         }
 
         /** Receives one line per start-up step, with the time since the start (default: none). */

@@ -48,6 +48,9 @@ public final class LocalStackCli {
         String keyspace;
         @Option(names = "--no-schema", description = "do not apply the schema")
         boolean noSchema;
+        @Option(names = "--synced-commit-log", description = "Cassandra syncs its commit log before it acknowledges a "
+                + "write (commitlog_sync: batch), so a SIGKILLed node keeps all it acknowledged; slower (default: every 10 s)")
+        boolean syncedCommitLog;
         @Option(names = "--wipe", description = "delete the data of an earlier run first")
         boolean wipe;
         @Option(names = "--foreground", description = "run in this process until Ctrl-C or stop")
@@ -62,7 +65,7 @@ public final class LocalStackCli {
             LocalStack.Builder builder = LocalStack.builder().workDir(dir).wipe(wipe).regions(regions)
                     .nodesPerDc(nodesPerDc).addressPrefix(prefix).wan(wan).oneWayDelay(Duration.ofMillis(delayMs))
                     .cassandraHeapMb(cassandraHeapMb).kafkaHeapMb(kafkaHeapMb).jvmOptions(jvmOptions).keyspace(keyspace)
-                    .applySchema(!noSchema).startTimeout(Duration.ofSeconds(startTimeoutSeconds));
+                    .applySchema(!noSchema).syncedCommitLog(syncedCommitLog).startTimeout(Duration.ofSeconds(startTimeoutSeconds));
             if (watchParentPid != null) {
                 builder.watchParentPid(watchParentPid);
             }

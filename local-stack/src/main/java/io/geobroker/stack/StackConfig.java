@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
  */
 record StackConfig(Path workDir, boolean wipe, List<String> regionNames, int nodesPerDc, String addressPrefix,
                    WanMode wan, Duration oneWayDelay, int cassandraHeapMb, int kafkaHeapMb, List<String> jvmOptions,
-                   String keyspace, boolean applySchema, OptionalLong watchParentPid, Duration startTimeout) {
+                   String keyspace, boolean applySchema, OptionalLong watchParentPid, Duration startTimeout,
+                   boolean syncedCommitLog) {
 
     static final int STORAGE_PORT = 7000;
     static final int CQL_PORT = 9042;
@@ -146,6 +147,9 @@ record StackConfig(Path workDir, boolean wipe, List<String> regionNames, int nod
         }
         if (!applySchema) {
             args.add("--no-schema");
+        }
+        if (syncedCommitLog) {
+            args.add("--synced-commit-log");
         }
         jvmOptions.forEach(option -> args.add("--jvm-option=" + option));
         watchParentPid.ifPresent(pid -> args.addAll(List.of("--watch-parent-pid", Long.toString(pid))));

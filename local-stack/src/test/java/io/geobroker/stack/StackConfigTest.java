@@ -95,6 +95,12 @@ class StackConfigTest {
     }
 
     @Test
+    void a_synced_commit_log_reaches_the_owner_process() {
+        assertThat(LocalStack.builder().syncedCommitLog(true).config().toArguments()).contains("--synced-commit-log");
+        assertThat(LocalStack.builder().config().toArguments()).doesNotContain("--synced-commit-log");
+    }
+
+    @Test
     void a_jvm_option_must_be_one_word_starting_with_a_dash() {
         assertThatThrownBy(() -> LocalStack.builder().jvmOptions(List.of("XX:TieredStopAtLevel=1")).build())
                 .isInstanceOf(StackException.class)

@@ -70,6 +70,8 @@ final class SharedStack {
                     .addressPrefix(prefix)
                     .wan(WanMode.valueOf(System.getProperty("geobroker.stack.wan", "auto").toUpperCase(Locale.ROOT)))
                     .applySchema(false)
+                    // tests SIGKILL Cassandra nodes and expect every acknowledged write after the restart
+                    .syncedCommitLog(true)
                     .cassandraHeapMb(Integer.getInteger("geobroker.stack.cassandra-heap-mb", TEST_CASSANDRA_HEAP_MB))
                     .watchParentPid(buildPid())
                     .spawn();

@@ -113,11 +113,9 @@ public record BrokerProperties(
                batch log, one mutation to replicate) and each customer's partition is written once a
                projection round, whatever its changes in the round. This region's reads of a customer
                with changes not projected yet wait for them (a round started at once); other regions
-               see them later by up to the projection interval. false (the default while a CI run
-               of CassandraRestartIT that read a 404 for a filled order after the node's restart is
-               not understood, docs/results.md) writes them with the group's slot in one logged
-               batch, as min-logged-symbols says. */
-            @DefaultValue("false") boolean logCustomerRows) {
+               see them later by up to the projection interval (the default, true). false writes
+               them with the group's slot in one logged batch, as min-logged-symbols says. */
+            @DefaultValue("true") boolean logCustomerRows) {
     }
 
     /** Secrets for operators and peer brokers; customer tokens live (hashed) in Cassandra. */

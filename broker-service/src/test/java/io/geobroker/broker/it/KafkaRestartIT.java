@@ -22,7 +22,8 @@ import static org.awaitility.Awaitility.await;
  * consumer, its fills producer and its offset commits must find Kafka again on their own, and its
  * engine must go on meanwhile (it runs ahead of Kafka's acknowledgements). Every order ends with
  * exactly one fill, the books balance, and a placement made during the outage and repeated after it
- * is one order.
+ * is one order. The broker writes its customers' rows with each group's slot in one logged batch
+ * ({@code log-customer-rows=false}), so that path stays tested end to end beside the default.
  */
 @WithLocalStack
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -42,7 +43,8 @@ class KafkaRestartIT {
     void start(StackContext context) {
         this.context = context;
         TestStack stack = TestStack.of(context);
-        broker = new InProcessBroker(stack, "nvirginia", stack.testAddress(37), Map.of());
+        broker = new InProcessBroker(stack, "nvirginia", stack.testAddress(37),
+                Map.of("geobroker.engine.log-customer-rows", false));
         exchange = new Exchange(stack.kafkaBootstrap("nvirginia"), stack.topics());
     }
 

@@ -497,12 +497,18 @@ class OrderLifecycleIT {
         assertThat(market.text("status")).isEqualTo("FILLED");
         assertThat(tickerToFillCount()).isEqualTo(tickerFills);
 
-        // a resting order's placement writes its customer's order, list entry and cash in one partition
-        double statements = metric("geobroker_engine_group_statements_sum");
-        double partitions = metric("geobroker_engine_group_partitions_sum");
-        placeGtc(pia, "mx3", "QCOM", "BUY", "LIMIT", 1, "limitPrice", 5_000);
-        double moreStatements = metric("geobroker_engine_group_statements_sum") - statements;
-        double morePartitions = metric("geobroker_engine_group_partitions_sum") - partitions;
+        // a resting order's placement is one write of one partition, its log slot; the projection round a
+        // read of the order waits for writes the customer's order, list entry and cash in one partition
+        double written = metric("geobroker_engine_group_partitions_sum");
+        double commits = metric("geobroker_engine_group_partitions_count");
+        double statements = metric("geobroker_engine_projection_statements_sum");
+        double partitions = metric("geobroker_engine_projection_partitions_sum");
+        String resting = placeGtc(pia, "mx3", "QCOM", "BUY", "LIMIT", 1, "limitPrice", 5_000);
+        assertThat(api.order(pia, resting).text("status")).isEqualTo("OPEN");
+        assertThat(metric("geobroker_engine_group_partitions_sum") - written)
+                .isEqualTo(metric("geobroker_engine_group_partitions_count") - commits).isPositive();
+        double moreStatements = metric("geobroker_engine_projection_statements_sum") - statements;
+        double morePartitions = metric("geobroker_engine_projection_partitions_sum") - partitions;
         assertThat(moreStatements).isGreaterThanOrEqualTo(3);
         assertThat(morePartitions).isPositive().isLessThan(moreStatements);
     }
