@@ -2,6 +2,7 @@ package io.geobroker.loadgen;
 
 import io.geobroker.stack.Jdk17;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -36,5 +37,15 @@ class DemoCommandTest {
                 .isEqualTo("; G1's pause-time goal 20 ms in the stack, 200 ms in the brokers, 20 ms in the ticker service");
         assertThat(DemoCommand.pauseGoals(List.of(), List.of(), List.of()))
                 .isEqualTo("; G1's pause-time goal 200 ms (G1's default) in each of them");
+    }
+
+    @Test
+    void the_commit_log_is_synced_only_when_asked() {
+        DemoCommand synced = new DemoCommand();
+        new CommandLine(synced).parseArgs("--synced-commit-log");
+        assertThat(synced.syncedCommitLog).isTrue();
+        DemoCommand plain = new DemoCommand();
+        new CommandLine(plain).parseArgs();
+        assertThat(plain.syncedCommitLog).isFalse();
     }
 }

@@ -50,13 +50,26 @@ import java.util.concurrent.TimeoutException;
  */
 public final class Demo implements AutoCloseable, FaultTarget {
 
-    /** How the demo's services are set up; no {@code tickerService} when the load generator publishes the tickers. */
+    /**
+     * How the demo's services are set up; no {@code tickerService} when the load generator publishes the
+     * tickers; {@code syncedCommitLog}: Cassandra syncs its commit log before it acknowledges a write
+     * ({@link LocalStack.Builder#syncedCommitLog}).
+     */
     public record Settings(Path root, Path workDir, String addressPrefix, WanMode wan, int nodesPerDc,
                            int cassandraHeapMb, List<String> stackJvmOptions, int brokerHeapMb, List<String> brokerJvmOptions,
-                           boolean remoteDc, Duration startTimeout, Optional<TickerService> tickerService) {
+                           boolean remoteDc, Duration startTimeout, Optional<TickerService> tickerService,
+                           boolean syncedCommitLog) {
         public Settings {
             stackJvmOptions = List.copyOf(stackJvmOptions);
             brokerJvmOptions = List.copyOf(brokerJvmOptions);
+        }
+
+        /** With Cassandra's own commit-log sync, every 10 s. */
+        public Settings(Path root, Path workDir, String addressPrefix, WanMode wan, int nodesPerDc,
+                        int cassandraHeapMb, List<String> stackJvmOptions, int brokerHeapMb, List<String> brokerJvmOptions,
+                        boolean remoteDc, Duration startTimeout, Optional<TickerService> tickerService) {
+            this(root, workDir, addressPrefix, wan, nodesPerDc, cassandraHeapMb, stackJvmOptions, brokerHeapMb,
+                    brokerJvmOptions, remoteDc, startTimeout, tickerService, false);
         }
     }
 
@@ -179,6 +192,7 @@ public final class Demo implements AutoCloseable, FaultTarget {
         stack = LocalStack.builder().workDir(settings.workDir().resolve("stack")).wipe(true)
                 .addressPrefix(settings.addressPrefix()).nodesPerDc(settings.nodesPerDc()).wan(settings.wan())
                 .cassandraHeapMb(settings.cassandraHeapMb()).jvmOptions(settings.stackJvmOptions())
+                .syncedCommitLog(settings.syncedCommitLog())
                 .watchParentPid(ProcessHandle.current().pid()).startTimeout(settings.startTimeout()).build();
         topology = stack.start();
         System.err.println("Local stack ready; " + stack.wanStatus());
