@@ -10,12 +10,14 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.metadata.Node;
 import com.datastax.oss.driver.api.core.metadata.schema.KeyspaceMetadata;
+import io.geobroker.domain.Keyspaces;
 import io.geobroker.domain.Topology;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,8 +37,9 @@ import picocli.CommandLine.Option;
 /**
  * Applies the versioned schema ({@code cql/V*.cql}) to a cluster, explicitly: services never run
  * DDL when they start. Each script's {@code ${keyspace}} and {@code ${replication}} placeholders
- * are replaced (replication: {@code NetworkTopologyStrategy} with one replication factor per DC),
- * applied versions are recorded in {@code <keyspace>.schema_version}, and the tool waits for schema
+ * are replaced (replication: {@code NetworkTopologyStrategy} with one replication factor per DC);
+ * a script that names {@code ${dc_keyspace}} is applied once per DC, for the DC's own keyspace
+ * (replicated to that DC only, {@code ${dc_replication}}). Applied versions are recorded in {@code <keyspace>.schema_version}, and the tool waits for schema
  * agreement after each version. Running it again applies only what is missing.
  *
  * <p>Command line: {@code apply --topology topology.properties [--keyspace geobroker]}.
@@ -47,6 +50,8 @@ public final class SchemaTool {
 
     public static final String DEFAULT_KEYSPACE = "geobroker";
     private static final Pattern KEYSPACE = Pattern.compile("[A-Za-z][A-Za-z0-9_]{0,47}");
+    /** The placeholder of a script applied once per DC: that DC's own keyspace. */
+    static final String DC_KEYSPACE = "dc_keyspace";
     private static final Pattern DATA_CENTER = Pattern.compile("[A-Za-z0-9_.-]+");
     /** DDL over a WAN on a loaded machine takes seconds; the driver's 2 s default is too short. */
     private static final Duration DDL_TIMEOUT = Duration.ofSeconds(60);
@@ -105,8 +110,10 @@ public final class SchemaTool {
                 // of one created by this call are empty, and scanning them takes a while over a WAN
                 report.accept(LegacyRows.copy(session, keyspace).toString());
             }
-            for (String statement : CqlScript.split(CqlScript.substitute(migration.text(), values))) {
-                execute(session, statement, coordinator);
+            for (Map<String, String> each : valuesOf(migration, keyspace, rfPerDc, values)) {
+                for (String statement : CqlScript.split(CqlScript.substitute(migration.text(), each))) {
+                    execute(session, statement, coordinator);
+                }
             }
             awaitSchemaAgreement(session, coordinator);
             execute(session, "CREATE TABLE IF NOT EXISTS " + keyspace + ".schema_version ("
@@ -121,6 +128,26 @@ public final class SchemaTool {
             applied.add(migration.version());
         }
         return applied;
+    }
+
+    /**
+     * The placeholders' values for each time {@code migration} is applied: once, or, for a script
+     * that names {@code ${dc_keyspace}}, once per DC, with that DC's own keyspace
+     * ({@link Keyspaces#ofDataCenter}) and {@code ${dc_replication}} replicating to that DC only.
+     */
+    static List<Map<String, String>> valuesOf(Migration migration, String keyspace, Map<String, Integer> rfPerDc,
+                                              Map<String, String> values) {
+        if (!migration.text().contains("${" + DC_KEYSPACE + "}")) {
+            return List.of(values);
+        }
+        List<Map<String, String>> each = new ArrayList<>();
+        rfPerDc.forEach((dc, rf) -> {
+            Map<String, String> own = new HashMap<>(values);
+            own.put(DC_KEYSPACE, Keyspaces.ofDataCenter(keyspace, dc));
+            own.put("dc_replication", replication(Map.of(dc, rf)));
+            each.add(own);
+        });
+        return each;
     }
 
     /** The replication map for {@code ${replication}}: NetworkTopologyStrategy, one factor per DC. */

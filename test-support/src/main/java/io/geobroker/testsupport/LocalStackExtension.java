@@ -3,6 +3,7 @@ package io.geobroker.testsupport;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import io.geobroker.domain.Keyspaces;
 import io.geobroker.domain.Topics;
 import io.geobroker.domain.Topology;
 import io.geobroker.schema.SchemaTool;
@@ -33,7 +34,7 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * <p>Keyspaces: applying the schema takes ~16 s (each of its ~35 DDL statements flushes the schema
  * tables of both nodes and waits for their agreement), truncating its tables ~0.7 s. So a class gets
  * the keyspace of a class of the same test JVM that has finished, every table but
- * {@code schema_version} truncated; only when none is free is {@code it_<class name>} dropped and
+ * {@code schema_version} truncated (and those of its DCs' own keyspaces); only when none is free is {@code it_<class name>} dropped and
  * created. Truncation is safe against what the previous class left in flight: Cassandra drops
  * hints and replayed batch-log mutations written before a table's truncation. A class asking for
  * an older schema ({@link WithLocalStack#schemaVersion()}) always gets its own, and does not give
@@ -77,6 +78,21 @@ public final class LocalStackExtension implements BeforeAllCallback, ParameterRe
         return name.length() > 48 ? name.substring(0, 48) : name;
     }
 
+    /** {@code keyspace} and the keyspace of each DC's own tables beside it ({@link Keyspaces#ofDataCenter}). */
+    static List<String> withOwnOfEachDc(String keyspace, Topology topology) {
+        List<String> all = new ArrayList<>();
+        all.add(keyspace);
+        topology.regions().forEach(r -> all.add(Keyspaces.ofDataCenter(keyspace, r.dataCenter())));
+        return all;
+    }
+
+    /** Drops {@code keyspace} and each DC's own keyspace beside it, those that exist. */
+    static void drop(CqlSession session, String keyspace, Topology topology) {
+        for (String each : withOwnOfEachDc(keyspace, topology)) {
+            session.execute(SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + each).setTimeout(Duration.ofSeconds(60)));
+        }
+    }
+
     static final class ClassContext implements StackContext, ExtensionContext.Store.CloseableResource {
         private final LocalStack stack;
         private final Topology topology;
@@ -99,8 +115,7 @@ public final class LocalStackExtension implements BeforeAllCallback, ParameterRe
                     this.keyspace = reused;
                 } else {
                     this.keyspace = keyspaceFor(testClass);
-                    admin.execute(SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + keyspace)
-                            .setTimeout(Duration.ofSeconds(60)));
+                    drop(admin, keyspace, topology);
                     SchemaTool.apply(admin, keyspace, SchemaTool.replicationOf(topology), version, report -> { });
                 }
             }
@@ -121,12 +136,14 @@ public final class LocalStackExtension implements BeforeAllCallback, ParameterRe
             }
             try {
                 List<CompletableFuture<?>> truncations = new ArrayList<>();
-                for (var row : admin.execute(SimpleStatement.newInstance(
-                        "SELECT table_name FROM system_schema.tables WHERE keyspace_name = ?", keyspace))) {
-                    String table = row.getString("table_name");
-                    if (!table.equals("schema_version")) {
-                        truncations.add(admin.executeAsync(SimpleStatement.newInstance(
-                                "TRUNCATE " + keyspace + "." + table).setTimeout(TRUNCATE_TIMEOUT)).toCompletableFuture());
+                for (String each : withOwnOfEachDc(keyspace, stack.topology())) {
+                    for (var row : admin.execute(SimpleStatement.newInstance(
+                            "SELECT table_name FROM system_schema.tables WHERE keyspace_name = ?", each))) {
+                        String table = row.getString("table_name");
+                        if (!table.equals("schema_version")) {
+                            truncations.add(admin.executeAsync(SimpleStatement.newInstance(
+                                    "TRUNCATE " + each + "." + table).setTimeout(TRUNCATE_TIMEOUT)).toCompletableFuture());
+                        }
                     }
                 }
                 CompletableFuture.allOf(truncations.toArray(CompletableFuture[]::new)).join();

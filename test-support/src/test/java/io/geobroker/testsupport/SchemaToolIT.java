@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.Row;
-import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.datastax.oss.driver.api.core.metadata.schema.KeyspaceMetadata;
+import io.geobroker.domain.Keyspaces;
 import io.geobroker.schema.SchemaTool;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -28,10 +28,22 @@ class SchemaToolIT {
     }
 
     @Test
+    void each_dc_has_a_keyspace_of_its_own_replicated_there_only_for_the_engine_log(StackContext stack) {
+        CqlSession session = stack.session("sydney");
+
+        for (String dc : List.of("SydneyDC", "NorthVirginiaDC")) {
+            KeyspaceMetadata own = session.getMetadata().getKeyspace(Keyspaces.ofDataCenter(stack.keyspace(), dc)).orElseThrow();
+            assertThat(own.getReplication()).containsEntry("class", "org.apache.cassandra.locator.NetworkTopologyStrategy")
+                    .containsEntry(dc, "1").hasSize(2);
+            assertThat(own.getTable("engine_log")).isPresent();
+        }
+    }
+
+    @Test
     void the_command_line_applies_the_schema_from_a_topology_file(StackContext stack) {
         String keyspace = stack.keyspace() + "_cli";
         CqlSession session = stack.session("nvirginia");
-        session.execute(SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + keyspace).setTimeout(Duration.ofSeconds(60)));
+        LocalStackExtension.drop(session, keyspace, stack.topology());
 
         int exit = SchemaTool.run("apply", "--topology", stack.workDir().resolve("topology.properties").toString(),
                 "--keyspace", keyspace);
@@ -42,6 +54,7 @@ class SchemaToolIT {
         assertThat(session.getMetadata().getKeyspace(keyspace).orElseThrow().getReplication())
                 .containsEntry("class", "org.apache.cassandra.locator.NetworkTopologyStrategy")
                 .containsEntry("SydneyDC", "1").containsEntry("NorthVirginiaDC", "1");
-        session.execute(SimpleStatement.newInstance("DROP KEYSPACE " + keyspace).setTimeout(Duration.ofSeconds(60)));
+        assertThat(session.getMetadata().getKeyspace(Keyspaces.ofDataCenter(keyspace, "NorthVirginiaDC"))).isPresent();
+        LocalStackExtension.drop(session, keyspace, stack.topology());
     }
 }

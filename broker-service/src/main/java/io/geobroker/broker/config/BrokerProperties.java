@@ -115,7 +115,13 @@ public record BrokerProperties(
                with changes not projected yet wait for them (a round started at once); other regions
                see them later by up to the projection interval (the default, true). false writes
                them with the group's slot in one logged batch, as min-logged-symbols says. */
-            @DefaultValue("true") boolean logCustomerRows) {
+            @DefaultValue("true") boolean logCustomerRows,
+            /* The keyspace whose engine_log table holds the region's engine log. Empty (the
+               default): the own keyspace of the DC the broker uses (schema V014), replicated to that
+               DC only, since only this engine reads its log, at start, there. The broker's own
+               keyspace puts it where V011 did, replicated to every DC: each group commit is then a
+               mutation every other DC receives over the WAN and applies. */
+            @DefaultValue("") String logKeyspace) {
     }
 
     /** Secrets for operators and peer brokers; customer tokens live (hashed) in Cassandra. */

@@ -28,6 +28,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -120,7 +121,10 @@ public class Engine implements SmartLifecycle {
         this.writer = new BatchWriter(store, new GroupJournal(session, region.name()), writeClock, retry, metrics,
                 config.maxBatchBytes(), BatchLogBypass.watching(session));
         this.inFlight = new InFlight(offsets, symbols.values(), metrics.publishTimer);
-        EngineLog engineLog = new EngineLog(session, region.name());
+        EngineLog engineLog = new EngineLog(session, region.name(), EngineLog.keyspaceOf(session, config.logKeyspace()));
+        String sessionKeyspace = session.getKeyspace().orElseThrow().asInternal();
+        Optional<EngineLog> olderLog = engineLog.keyspace().equals(sessionKeyspace) ? Optional.empty()
+                : Optional.of(new EngineLog(session, region.name(), sessionKeyspace));
         this.projection = new Projection(session, store, engineLog, metrics, config.projectionInterval(),
                 config.maxBatchBytes(), barrier);
         metrics.registerProjectionLag(projection::lag);
@@ -128,7 +132,7 @@ public class Engine implements SmartLifecycle {
                 new Generations(store, writer, writeClock, symbols, config.deletionsPerGeneration()),
                 writer, publisher, inFlight, metrics, region.name(), engineLog, projection, config.minLoggedSymbols(),
                 barrier.enabled());
-        this.recovery = new Recovery(store, writer, symbols, orders, publisher, region.name(), engineLog);
+        this.recovery = new Recovery(store, writer, symbols, orders, publisher, region.name(), engineLog, olderLog);
         Exchange first = directory.exchange(region.exchanges().get(0)).orElseThrow();
         this.currency = first.currency();
         this.currencyDigits = first.currencyMinorDigits();

@@ -1,10 +1,14 @@
 package io.geobroker.broker.matching;
 
+import com.datastax.oss.driver.api.core.CqlIdentifier;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.loadbalancing.NodeDistance;
+import com.datastax.oss.driver.api.core.metadata.Node;
+import io.geobroker.domain.Keyspaces;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -16,12 +20,13 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.IntFunction;
 import java.util.function.ToIntFunction;
 
 /**
- * The region's redo log (schema V011, {@code engine_log}): a ring of {@link #SLOTS} slots in the
- * region's partition. A group commit puts its statements in the slot of its sequence number, all of
+ * The region's redo log (schema V011, {@code engine_log}; since V014 in the keyspace of the DC the
+ * broker uses, replicated to that DC only): a ring of {@link #SLOTS} slots in the region's partition. A group commit puts its statements in the slot of its sequence number, all of
  * them (its customers' rows too, with {@code log-customer-rows}) in one single-partition write, or
  * its symbol statements in the same batch as its customers' rows; the {@link Projection} writes them
  * to their tables later and then records the last group it wrote as {@code projected_seq}. At start,
@@ -57,6 +62,7 @@ final class EngineLog {
 
     private final CqlSession session;
     private final String region;
+    private final String keyspace;
     private final PreparedStatement insertSlot;
     private final PreparedStatement setProjected;
     private final PreparedStatement selectProjected;
@@ -69,16 +75,50 @@ final class EngineLog {
     private int nextNumber;
     private boolean numbersRead;
 
-    EngineLog(CqlSession session, String region) {
+    /** The region's log in {@code keyspace}'s {@code engine_log}. */
+    EngineLog(CqlSession session, String region, String keyspace) {
         this.session = session;
         this.region = region;
-        insertSlot = session.prepare("INSERT INTO engine_log (region, slot, seq, statements) VALUES (?, ?, ?, ?)");
-        setProjected = session.prepare("UPDATE engine_log SET projected_seq = ? WHERE region = ?");
-        selectProjected = session.prepare("SELECT projected_seq FROM engine_log WHERE region = ? LIMIT 1");
-        selectSlots = session.prepare("SELECT slot, seq, statements FROM engine_log WHERE region = ? AND slot >= ? "
+        this.keyspace = keyspace;
+        String table = keyspace + ".engine_log";
+        insertSlot = session.prepare("INSERT INTO " + table + " (region, slot, seq, statements) VALUES (?, ?, ?, ?)");
+        setProjected = session.prepare("UPDATE " + table + " SET projected_seq = ? WHERE region = ?");
+        selectProjected = session.prepare("SELECT projected_seq FROM " + table + " WHERE region = ? LIMIT 1");
+        selectSlots = session.prepare("SELECT slot, seq, statements FROM " + table + " WHERE region = ? AND slot >= ? "
                 + "AND slot < ?");
         insertQuery = session.prepare("INSERT INTO engine_log_queries (region, id, text) VALUES (?, ?, ?) IF NOT EXISTS");
         selectQueries = session.prepare("SELECT id, text FROM engine_log_queries WHERE region = ?");
+    }
+
+    /**
+     * The keyspace of the log: the DC's own (V014, {@link Keyspaces#ofDataCenter}) of the session's
+     * keyspace and local DC, the DC the broker uses (its region's, or another's in remote-DC mode),
+     * unless {@code configured} names one.
+     */
+    static String keyspaceOf(CqlSession session, String configured) {
+        if (configured != null && !configured.isBlank()) {
+            return configured;
+        }
+        String keyspace = session.getKeyspace().map(CqlIdentifier::asInternal)
+                .orElseThrow(() -> new IllegalStateException("the Cassandra session has no keyspace"));
+        String dataCenter = session.getMetadata().getNodes().values().stream()
+                .filter(n -> n.getDistance() == NodeDistance.LOCAL)
+                .map(Node::getDatacenter).filter(Objects::nonNull).findFirst()
+                .orElseThrow(() -> new IllegalStateException("the Cassandra session knows no node of its local DC"));
+        return Keyspaces.ofDataCenter(keyspace, dataCenter);
+    }
+
+    /** The keyspace whose {@code engine_log} this log is. */
+    String keyspace() {
+        return keyspace;
+    }
+
+    /**
+     * Whether the log is in a keyspace of the DC's own (V014) rather than the session's, which every
+     * DC replicates: its slots then cross no WAN.
+     */
+    boolean inOwnDc() {
+        return !keyspace.equals(session.getKeyspace().map(CqlIdentifier::asInternal).orElse(""));
     }
 
     static int slotOf(long seq) {

@@ -24,6 +24,7 @@ final class EngineMetrics {
     final Counter accountRereads;
     final DistributionSummary groupStatements;
     final DistributionSummary groupPartitions;
+    final Counter unreplicatedPartitions;
     final Timer inboxLag;
     final Timer projectionTimer;
     final DistributionSummary projectionPartitions;
@@ -53,6 +54,9 @@ final class EngineMetrics {
                 .description("CQL statements one group commit writes").register(meters);
         groupPartitions = DistributionSummary.builder("geobroker.engine.group.partitions")
                 .description("Partitions (Cassandra mutations) one group commit writes").register(meters);
+        unreplicatedPartitions = Counter.builder("geobroker.engine.group.unreplicated.partitions")
+                .description("Partitions of group commits in the DC's own keyspace (engine log slots), which no other "
+                        + "DC replicates").register(meters);
         accountRereads = Counter.builder("geobroker.engine.account.rereads")
                 .description("Reads of a cash account or holding not answered by Cassandra, made again")
                 .register(meters);

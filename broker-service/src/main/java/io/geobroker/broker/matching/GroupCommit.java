@@ -162,6 +162,7 @@ final class GroupCommit {
                 if (slot != null && writer.fitsOneBatch(List.of(), slot)) {
                     projection.awaitSlot(seq);
                     writer.persistGroup(List.of(), List.of(slot), timestamp);
+                    countSlot();
                     nextSeq = seq + 1;
                     projection.add(new Projection.Logged(seq, timestamp, all));
                     return;
@@ -198,8 +199,16 @@ final class GroupCommit {
         }
         projection.awaitSlot(seq);
         writer.persistGroup(customers, List.of(slot), timestamp);
+        countSlot();
         nextSeq = seq + 1;
         projection.add(new Projection.Logged(seq, timestamp, symbolRows));
+    }
+
+    /** A slot written: a partition no other DC receives, when the log is in the DC's own keyspace. */
+    private void countSlot() {
+        if (engineLog.inOwnDc()) {
+            metrics.unreplicatedPartitions.increment();
+        }
     }
 
     /**

@@ -38,9 +38,15 @@ final class Recovery {
     private final FillPublisher publisher;
     private final String region;
     private final EngineLog engineLog;
+    private final Optional<EngineLog> olderLog;
 
+    /**
+     * {@code olderLog}: where a broker of before schema V014 kept the log (the broker's own keyspace),
+     * when the log is elsewhere now; what it left unprojected there is written first.
+     */
     Recovery(EngineStore store, BatchWriter writer, Map<String, SymbolState> symbols,
-             OrderLifecycle orders, FillPublisher publisher, String region, EngineLog engineLog) {
+             OrderLifecycle orders, FillPublisher publisher, String region, EngineLog engineLog,
+             Optional<EngineLog> olderLog) {
         this.store = store;
         this.writer = writer;
         this.symbols = symbols;
@@ -48,6 +54,7 @@ final class Recovery {
         this.publisher = publisher;
         this.region = region;
         this.engineLog = engineLog;
+        this.olderLog = olderLog;
     }
 
     /**
@@ -62,6 +69,7 @@ final class Recovery {
     long recover() {
         long begin = System.nanoTime();
         writer.replayJournal();
+        olderLog.ifPresent(writer::replayLog);
         long lastLogged = writer.replayLog(engineLog);
         long start = System.nanoTime();
         List<SymbolState> all = new ArrayList<>(symbols.values());

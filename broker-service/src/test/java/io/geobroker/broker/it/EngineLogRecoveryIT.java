@@ -4,6 +4,7 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.geobroker.domain.Fill;
+import io.geobroker.domain.Keyspaces;
 import io.geobroker.testsupport.StackContext;
 import io.geobroker.testsupport.WithLocalStack;
 import org.junit.jupiter.api.AutoClose;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.TestInstance;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -86,8 +88,8 @@ class EngineLogRecoveryIT {
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
                 .until(() -> Books.distinctIds(exchange.fills()).size() >= filledBeforeKill);
 
-        long projected = projectedSeq(session);
-        long logged = loggedAfter(session, projected);
+        long projected = projectedSeq(session, logTable());
+        long logged = loggedAfter(session, logTable(), projected);
         for (String symbol : SYMBOLS) {
             assertThat(storedSequence(session, symbol)).as("%s's progress is only in the log", symbol)
                     .isLessThan(lastSequence.get(symbol));
@@ -99,7 +101,7 @@ class EngineLogRecoveryIT {
         broker.kill();
         broker.start();
 
-        assertThat(projectedSeq(session)).as("what the log held is projected").isGreaterThanOrEqualTo(projected + logged);
+        assertThat(projectedSeq(session, logTable())).as("what the log held is projected").isGreaterThanOrEqualTo(projected + logged);
         for (String symbol : SYMBOLS) {
             assertThat(storedSequence(session, symbol)).as("%s's progress written at start", symbol)
                     .isEqualTo(lastSequence.get(symbol));
@@ -162,6 +164,50 @@ class EngineLogRecoveryIT {
         assertThat(cash[0] + cash[1]).isEqualTo(DEPOSIT);
     }
 
+    /**
+     * An upgrade: a broker that keeps the log where brokers before schema V014 did (the broker's own
+     * keyspace, replicated to every DC) is SIGKILLed with its groups only there; a broker of this
+     * version writes them before it reads any state, then logs to its DC's own keyspace.
+     */
+    @Test
+    void a_log_left_where_brokers_before_v014_kept_it_is_written_at_start() throws InterruptedException {
+        CqlSession session = stack.session("nvirginia");
+        broker.close(); // a graceful stop: its own log is projected, the older layout's broker starts from its tables
+        String olderTable = stack.keyspace() + ".engine_log";
+        try (BrokerProcess older = new BrokerProcess(stack, "nvirginia", stack.testAddress(43),
+                Path.of("target", "engine-log-recovery-older-broker.log"),
+                Map.of("geobroker.engine.projection-interval", "1h", "geobroker.engine.min-logged-symbols", 1,
+                        "geobroker.engine.log-customer-rows", true, "geobroker.engine.log-keyspace", stack.keyspace()))) {
+            older.start();
+            String run = UUID.randomUUID().toString().substring(0, 6);
+            String customerId = "olderlog" + run;
+            String customer = older.api.customer(customerId, DEPOSIT);
+            Set<String> placed = new HashSet<>();
+            for (int i = 0; i < 3; i++) {
+                BrokerApi.Response r = older.api.place(customer, "o-" + i, "AAPL", "BUY", "LIMIT", QTY,
+                        "limitPrice", PRICE, "timeInForce", "GTC");
+                assertThat(r.status()).as("%s", r.body()).isEqualTo(201);
+                placed.add(r.text("orderId"));
+            }
+            long projected = projectedSeq(session, olderTable);
+            assertThat(loggedAfter(session, olderTable, projected)).as("groups in the older log after %d", projected)
+                    .isPositive();
+            assertThat(orderRows(session, customerId)).as("the order rows are only in the older log").isEmpty();
+            older.kill();
+
+            broker.start();
+
+            Map<String, String> rows = orderRows(session, customerId);
+            assertThat(rows.keySet()).as("the order rows written at start").isEqualTo(placed);
+            assertThat(rows.values()).allSatisfy(status -> assertThat(status).isEqualTo("OPEN"));
+            assertThat(loggedAfter(session, olderTable, projectedSeq(session, olderTable)))
+                    .as("nothing left unprojected in the older log").isZero();
+            assertThat(restingRows(session, "AAPL")).as("the orders rest in AAPL's book").isEqualTo(placed.size());
+            BrokerApi.Response cancel = broker.api.cancel(customer, placed.iterator().next());
+            assertThat(cancel.status()).as("the restarted engine holds them: %s", cancel.body()).isEqualTo(200);
+        }
+    }
+
     /** The customer's order rows in the table (not through the broker), by order id: their status. */
     private static Map<String, String> orderRows(CqlSession session, String customerId) {
         Map<String, String> rows = new HashMap<>();
@@ -172,15 +218,20 @@ class EngineLogRecoveryIT {
         return rows;
     }
 
-    private static long projectedSeq(CqlSession session) {
+    /** The broker's engine log: in N. Virginia's DC's own keyspace. */
+    private String logTable() {
+        return Keyspaces.ofDataCenter(stack.keyspace(), "NorthVirginiaDC") + ".engine_log";
+    }
+
+    private static long projectedSeq(CqlSession session, String table) {
         Row r = session.execute(SimpleStatement.newInstance(
-                "SELECT projected_seq FROM engine_log WHERE region = 'nvirginia' LIMIT 1")).one();
+                "SELECT projected_seq FROM " + table + " WHERE region = 'nvirginia' LIMIT 1")).one();
         return r == null || r.isNull("projected_seq") ? 0 : r.getLong("projected_seq");
     }
 
-    private static long loggedAfter(CqlSession session, long projected) {
+    private static long loggedAfter(CqlSession session, String table, long projected) {
         return session.execute(SimpleStatement.newInstance(
-                "SELECT seq FROM engine_log WHERE region = 'nvirginia'")).all().stream()
+                "SELECT seq FROM " + table + " WHERE region = 'nvirginia'")).all().stream()
                 .filter(r -> !r.isNull("seq") && r.getLong("seq") > projected).count();
     }
 

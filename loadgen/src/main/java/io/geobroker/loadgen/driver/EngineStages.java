@@ -13,7 +13,7 @@ import java.util.TreeMap;
  * ticker-to-fill latency goes, the way to the broker, the queue and the batch.
  */
 public record EngineStages(double commits, double batchSeconds, BrokerHistogram batches, double statements,
-                           double partitions, double tickers, double tickerWaitSeconds, BrokerHistogram tickerWaits,
+                           double partitions, double unreplicated, double tickers, double tickerWaitSeconds, BrokerHistogram tickerWaits,
                            BrokerHistogram deliveries, double elapsedSeconds, Projected projected) {
 
     /**
@@ -40,6 +40,8 @@ public record EngineStages(double commits, double batchSeconds, BrokerHistogram 
     public static final String STATEMENTS = "geobroker_engine_group_statements";
     /** The engine's partitions-per-group summary: the Cassandra mutations its groups wrote. */
     public static final String PARTITIONS = "geobroker_engine_group_partitions";
+    /** The engine's counter of its groups' partitions no other DC replicates (its log's slots, in its DC's own keyspace). */
+    public static final String UNREPLICATED = "geobroker_engine_group_unreplicated_partitions_total";
     /** The broker's timer from a ticker's exchange time to its consumer receiving it. */
     public static final String DELIVERY = "geobroker_ticker_delivery_seconds";
 
@@ -65,13 +67,17 @@ public record EngineStages(double commits, double batchSeconds, BrokerHistogram 
                 Math.max(0, sum(after, PROJECTION_PARTITIONS) - sum(before, PROJECTION_PARTITIONS)),
                 Math.max(0, sum(after, PROJECTION_STATEMENTS) - sum(before, PROJECTION_STATEMENTS)),
                 Math.max(0, counter(after, PROJECTION_DROPPED) - counter(before, PROJECTION_DROPPED)));
-        return Optional.of(new EngineStages(p.count(), p.sumSeconds(), p, statements, partitions, c.count(),
+        double unreplicated = Math.max(0, counter(after, UNREPLICATED) - counter(before, UNREPLICATED));
+        return Optional.of(new EngineStages(p.count(), p.sumSeconds(), p, statements, partitions, unreplicated, c.count(),
                 c.sumSeconds(), c, deliveries, elapsedSeconds, projected));
     }
 
-    /** The Cassandra mutations (partitions) the engine wrote in the phase: its groups' and its projection rounds'. */
+    /**
+     * The Cassandra mutations (partitions) the engine wrote in the phase to tables every DC
+     * replicates: its groups' and its projection rounds', less its log's slots in its DC's own keyspace.
+     */
     public long mutations() {
-        return Math.round(partitions + projected.partitions());
+        return Math.max(0, Math.round(partitions + projected.partitions() - unreplicated));
     }
 
     /** A counter's value summed over its label sets (0 when the page has none). */

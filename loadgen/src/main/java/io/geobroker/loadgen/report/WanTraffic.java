@@ -22,7 +22,10 @@ public final class WanTraffic {
     /** Report condition: the bytes the link carried both ways, just the number. */
     public static final String TOTAL = "WAN bytes in the measured phase (both ways)";
     /** Report condition: the Cassandra mutations every region's engine wrote in the phase, just the number. */
-    public static final String MUTATIONS = "Cassandra mutations the engines wrote in the measured phase (groups and projections)";
+    public static final String MUTATIONS = "Cassandra mutations the engines wrote to tables every DC replicates, in the "
+            + "measured phase (groups and projections)";
+    /** The same count in reports of before the engine log's own keyspace (V014), when every mutation was replicated. */
+    static final String MUTATIONS_BEFORE_V014 = "Cassandra mutations the engines wrote in the measured phase (groups and projections)";
     /** Report conditions: the deployment's Cassandra nodes and replicas per DC, just the numbers. */
     public static final String NODES_PER_DC = "Cassandra nodes per DC";
     public static final String REPLICAS_PER_DC = "Cassandra replicas per DC";
@@ -99,7 +102,8 @@ public final class WanTraffic {
 
     /** The engines' mutations of a report, if it has them. */
     public static OptionalLong mutations(RunReport report) {
-        return number(report.conditions(), MUTATIONS);
+        OptionalLong mutations = number(report.conditions(), MUTATIONS);
+        return mutations.isPresent() ? mutations : number(report.conditions(), MUTATIONS_BEFORE_V014);
     }
 
     /** The number a report's condition holds, if it has that condition. */

@@ -162,6 +162,28 @@ class EngineStagesTest {
     }
 
     @Test
+    void log_slots_in_the_dcs_own_keyspace_are_not_counted_as_mutations_other_dcs_receive() {
+        String before = page(100, 10, 100, 1_000, 20, 1_000) + partitions(100, 100) + projection(4, 40, 400, 100)
+                + unreplicated(90);
+        String after = page(220, 34, 140, 5_800, 1_220, 2_200) + partitions(220, 230) + projection(24, 240, 2_400, 2_100)
+                + unreplicated(200);
+
+        EngineStages e = EngineStages.between(before, after, 60).orElseThrow();
+
+        assertThat(e.partitions()).isEqualTo(130);
+        assertThat(e.unreplicated()).isEqualTo(110);
+        assertThat(e.mutations()).as("130 groups' partitions less 110 slots, and 200 projected").isEqualTo(220);
+    }
+
+    /** The engine's counter of its groups' partitions in its DC's own keyspace, as Micrometer writes it. */
+    private static String unreplicated(double slots) {
+        return """
+                # TYPE geobroker_engine_group_unreplicated_partitions_total counter
+                geobroker_engine_group_unreplicated_partitions_total{region="nvirginia"} %s
+                """.formatted(slots);
+    }
+
+    @Test
     void nothing_committed_or_nothing_to_read_says_so() {
         String idle = page(5, 1, 5, 50, 1, 50);
         assertThat(EngineStages.between(idle, idle, 60).orElseThrow().describe()).isEqualTo("no group committed");

@@ -52,6 +52,9 @@ class WanTrafficTest {
         assertThat(WanTraffic.mutations(report)).hasValue(4_000);
         assertThat(WanTraffic.number(report.conditions(), WanTraffic.NODES_PER_DC)).hasValue(3);
         assertThat(WanTraffic.deviationPercent(2_700, 3_000)).isEqualTo(-10.0);
+        RunReport older = new RunReport(RunReport.SCHEMA, "t", "default", "2026-11-25T20:00:00Z",
+                Map.of(WanTraffic.MUTATIONS_BEFORE_V014, "3500"), 60_000, List.of(), List.of(), Map.of(), List.of(), null, null);
+        assertThat(WanTraffic.mutations(older)).as("a report of before V014: every mutation was replicated").hasValue(3_500);
     }
 
     @Test
