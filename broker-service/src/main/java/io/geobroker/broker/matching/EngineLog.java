@@ -26,7 +26,8 @@ import java.util.function.ToIntFunction;
 
 /**
  * The region's redo log (schema V011, {@code engine_log}; since V014 in the keyspace of the DC the
- * broker uses, replicated to that DC only): a ring of {@link #SLOTS} slots in the region's partition. A group commit puts its statements in the slot of its sequence number, all of
+ * broker uses, replicated to that DC only): a ring of {@link #SLOTS} slots in the region's
+ * partition. A group commit puts its statements in the slot of its sequence number, all of
  * them (its customers' rows too, with {@code log-customer-rows}) in one single-partition write, or
  * its symbol statements in the same batch as its customers' rows; the {@link Projection} writes them
  * to their tables later and then records the last group it wrote as {@code projected_seq}. At start,

@@ -10,10 +10,10 @@ import java.util.OptionalLong;
 /**
  * The bytes that cross the link between two regions' DCs while geobroker runs, both ways together,
  * as a sum of what causes them: a rate per Cassandra node (gossip; the brokers' link probes), each
- * fill (the rows of its trade and of the order it filled) and each mutation the engines write: one
- * Cassandra message per partition of a group's batch or a projection round, sent once to the other
- * DC (whose first replica hands it on to the others), and one answer back from each of that DC's
- * replicas. Orders are not a term of their own: in every workload the load generator makes there
+ * fill (the rows of its trade and of the order it filled) and each mutation the engines write to
+ * tables every DC replicates: one Cassandra message per partition of a group's batch or a projection
+ * round, sent once to the other DC (whose first replica hands it on to the others), and one answer
+ * back from each of that DC's replicas (the engine log's slots stay in their DC's own keyspace). Orders are not a term of their own: in every workload the load generator makes there
  * are 0.94 to 0.98 fills per order, so the runs cannot tell their bytes apart. Cassandra's internode
  * messages are not compressed in this deployment, so the bytes follow the rows. The coefficients are
  * measured ({@code geobroker/pricing.properties} says on which runs); a run that reports its own
