@@ -76,6 +76,7 @@ class GrafanaDashboardTest {
             broker("geobroker.inbox.accept.lag", Kind.TIMER, true, "matching/EngineMetrics.java"),
             broker("geobroker.engine.group.statements", Kind.SUMMARY, false, "matching/EngineMetrics.java"),
             broker("geobroker.engine.group.partitions", Kind.SUMMARY, false, "matching/EngineMetrics.java"),
+            broker("geobroker.engine.group.unreplicated.partitions", Kind.COUNTER, false, "matching/EngineMetrics.java"),
             broker("geobroker.orders.placed", Kind.COUNTER, false, "matching/EngineMetrics.java"),
             broker("geobroker.orders.rejected", Kind.COUNTER, false, "matching/EngineMetrics.java"),
             broker("geobroker.orders.resting", Kind.GAUGE, false, "matching/EngineMetrics.java"),
