@@ -10,6 +10,7 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.metadata.Node;
 import com.datastax.oss.driver.api.core.metadata.schema.KeyspaceMetadata;
+import com.datastax.oss.driver.api.core.servererrors.InvalidConfigurationInQueryException;
 import io.geobroker.domain.Keyspaces;
 import io.geobroker.domain.Topology;
 import java.net.InetSocketAddress;
@@ -56,6 +57,8 @@ public final class SchemaTool {
     /** DDL over a WAN on a loaded machine takes seconds; the driver's 2 s default is too short. */
     private static final Duration DDL_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration AGREEMENT_TIMEOUT = Duration.ofSeconds(90);
+    /** How long a statement naming a DC its coordinator does not know yet is tried again. */
+    private static final Duration UNKNOWN_DC_WAIT = Duration.ofSeconds(60);
     /** The version that drops the tables of before versions 5-7, once {@link LegacyRows} has copied what they hold. */
     private static final int LEGACY_TABLES_DROPPED = 8;
 
@@ -194,8 +197,36 @@ public final class SchemaTool {
         return versions;
     }
 
+    /**
+     * Runs one DDL statement on {@code coordinator}. A keyspace replicated to a DC whose nodes the
+     * coordinator has not heard of through gossip yet is refused ("Unrecognized strategy option");
+     * such a statement is tried again every second for up to {@link #UNKNOWN_DC_WAIT}: a local stack
+     * of three nodes per DC once failed so at start, all its nodes up, a node of the first DC not yet
+     * knowing the second.
+     */
     private static void execute(CqlSession session, String statement, Node coordinator) {
-        session.execute(SimpleStatement.newInstance(statement).setNode(coordinator).setTimeout(DDL_TIMEOUT));
+        long deadline = System.nanoTime() + UNKNOWN_DC_WAIT.toNanos();
+        while (true) {
+            try {
+                session.execute(SimpleStatement.newInstance(statement).setNode(coordinator).setTimeout(DDL_TIMEOUT));
+                return;
+            } catch (InvalidConfigurationInQueryException e) {
+                if (!namesUnknownDataCenter(e) || System.nanoTime() - deadline > 0) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(1_000);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** Whether Cassandra refused a replication map for naming a DC it does not know (yet). */
+    static boolean namesUnknownDataCenter(InvalidConfigurationInQueryException e) {
+        return e.getMessage() != null && e.getMessage().contains("Unrecognized strategy option");
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.geobroker.schema;
 
+import com.datastax.oss.driver.api.core.servererrors.InvalidConfigurationInQueryException;
 import org.junit.jupiter.api.Test;
 
 import java.util.LinkedHashMap;
@@ -33,6 +34,15 @@ class SchemaToolTest {
         assertThat(CqlScript.substitute(script.text(), each.get(1)))
                 .isEqualTo("CREATE KEYSPACE geobroker_northvirginiadc WITH replication = "
                         + "{'class': 'NetworkTopologyStrategy', 'NorthVirginiaDC': 1};");
+    }
+
+    @Test
+    void a_replication_map_naming_a_dc_not_known_yet_is_told_apart_from_other_refusals() {
+        assertThat(SchemaTool.namesUnknownDataCenter(new InvalidConfigurationInQueryException(null,
+                "Unrecognized strategy option {NorthVirginiaDC} passed to NetworkTopologyStrategy for keyspace geobroker")))
+                .isTrue();
+        assertThat(SchemaTool.namesUnknownDataCenter(new InvalidConfigurationInQueryException(null,
+                "Replication factor must be non-negative; found -1"))).isFalse();
     }
 
     private static Map<String, Integer> dcs() {
