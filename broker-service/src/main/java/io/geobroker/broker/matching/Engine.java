@@ -1,6 +1,7 @@
 package io.geobroker.broker.matching;
 
 import io.geobroker.broker.config.BrokerProperties;
+import io.geobroker.broker.config.CassandraConfiguration;
 import io.geobroker.broker.daytrading.DayTradingCommand;
 import io.geobroker.broker.daytrading.DayTradingResult;
 import io.geobroker.broker.fill.FillPublisher;
@@ -14,6 +15,7 @@ import io.geobroker.domain.Region;
 import io.geobroker.domain.SymbolDirectory;
 import io.geobroker.domain.SymbolInfo;
 import io.geobroker.domain.Ticker;
+import io.geobroker.domain.Topology;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -96,8 +98,9 @@ public class Engine implements SmartLifecycle {
     private Instant nextExpiryCheck = Instant.EPOCH;
 
     public Engine(OrderDao orderDao, com.datastax.oss.driver.api.core.CqlSession session, FillPublisher publisher,
-                  DurableOffsets offsets, Clock clock, BrokerProperties properties, Region region,
-                  SymbolDirectory directory, MeterRegistry meters, HealResend healResend, ProjectionBarrier barrier) {
+                  DurableOffsets offsets, Clock clock, BrokerProperties properties, Topology topology,
+                  Topology.RegionEndpoints localRegion, SymbolDirectory directory, MeterRegistry meters, HealResend healResend, ProjectionBarrier barrier) {
+        Region region = localRegion.region();
         EngineStore store = new EngineStore(session, orderDao, healResend);
         this.clock = clock;
         this.config = properties.engine();
@@ -121,8 +124,11 @@ public class Engine implements SmartLifecycle {
         this.writer = new BatchWriter(store, new GroupJournal(session, region.name()), writeClock, retry, metrics,
                 config.maxBatchBytes(), BatchLogBypass.watching(session));
         this.inFlight = new InFlight(offsets, symbols.values(), metrics.publishTimer);
-        EngineLog engineLog = new EngineLog(session, region.name(), EngineLog.keyspaceOf(session, config.logKeyspace()));
         String sessionKeyspace = session.getKeyspace().orElseThrow().asInternal();
+        String dataCenter = CassandraConfiguration.dataRegion(topology, localRegion,
+                properties.cassandra().dataCenterRegion()).dataCenter();
+        EngineLog engineLog = new EngineLog(session, region.name(),
+                EngineLog.keyspaceOf(sessionKeyspace, dataCenter, config.logKeyspace()));
         Optional<EngineLog> olderLog = engineLog.keyspace().equals(sessionKeyspace) ? Optional.empty()
                 : Optional.of(new EngineLog(session, region.name(), sessionKeyspace));
         this.projection = new Projection(session, store, engineLog, metrics, config.projectionInterval(),

@@ -6,8 +6,6 @@ import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
-import com.datastax.oss.driver.api.core.loadbalancing.NodeDistance;
-import com.datastax.oss.driver.api.core.metadata.Node;
 import io.geobroker.domain.Keyspaces;
 
 import java.io.ByteArrayOutputStream;
@@ -20,7 +18,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.function.IntFunction;
 import java.util.function.ToIntFunction;
 
@@ -64,6 +61,7 @@ final class EngineLog {
     private final CqlSession session;
     private final String region;
     private final String keyspace;
+    private final boolean inOwnDc;
     private final PreparedStatement insertSlot;
     private final PreparedStatement setProjected;
     private final PreparedStatement selectProjected;
@@ -81,6 +79,7 @@ final class EngineLog {
         this.session = session;
         this.region = region;
         this.keyspace = keyspace;
+        this.inOwnDc = !keyspace.equals(session.getKeyspace().map(CqlIdentifier::asInternal).orElse(""));
         String table = keyspace + ".engine_log";
         insertSlot = session.prepare("INSERT INTO " + table + " (region, slot, seq, statements) VALUES (?, ?, ?, ?)");
         setProjected = session.prepare("UPDATE " + table + " SET projected_seq = ? WHERE region = ?");
@@ -93,20 +92,14 @@ final class EngineLog {
 
     /**
      * The keyspace of the log: the DC's own (V014, {@link Keyspaces#ofDataCenter}) of the session's
-     * keyspace and local DC, the DC the broker uses (its region's, or another's in remote-DC mode),
-     * unless {@code configured} names one.
+     * keyspace and of the DC the broker uses (its region's, or another's in remote-DC mode), unless
+     * {@code configured} names one.
      */
-    static String keyspaceOf(CqlSession session, String configured) {
+    static String keyspaceOf(String sessionKeyspace, String dataCenter, String configured) {
         if (configured != null && !configured.isBlank()) {
             return configured;
         }
-        String keyspace = session.getKeyspace().map(CqlIdentifier::asInternal)
-                .orElseThrow(() -> new IllegalStateException("the Cassandra session has no keyspace"));
-        String dataCenter = session.getMetadata().getNodes().values().stream()
-                .filter(n -> n.getDistance() == NodeDistance.LOCAL)
-                .map(Node::getDatacenter).filter(Objects::nonNull).findFirst()
-                .orElseThrow(() -> new IllegalStateException("the Cassandra session knows no node of its local DC"));
-        return Keyspaces.ofDataCenter(keyspace, dataCenter);
+        return Keyspaces.ofDataCenter(sessionKeyspace, dataCenter);
     }
 
     /** The keyspace whose {@code engine_log} this log is. */
@@ -119,7 +112,7 @@ final class EngineLog {
      * DC replicates: its slots then cross no WAN.
      */
     boolean inOwnDc() {
-        return !keyspace.equals(session.getKeyspace().map(CqlIdentifier::asInternal).orElse(""));
+        return inOwnDc;
     }
 
     static int slotOf(long seq) {

@@ -72,6 +72,13 @@ class EngineLogTest {
     }
 
     @Test
+    void the_log_is_in_the_keyspace_of_the_dc_the_broker_uses_unless_one_is_configured() {
+        assertThat(EngineLog.keyspaceOf("geobroker", "SydneyDC", "")).isEqualTo("geobroker_sydneydc");
+        assertThat(EngineLog.keyspaceOf("geobroker", "NorthVirginiaDC", null)).isEqualTo("geobroker_northvirginiadc");
+        assertThat(EngineLog.keyspaceOf("geobroker", "SydneyDC", "geobroker")).isEqualTo("geobroker");
+    }
+
+    @Test
     void slots_wrap_around_the_ring() {
         assertThat(EngineLog.slotOf(1)).isEqualTo(1);
         assertThat(EngineLog.slotOf(EngineLog.SLOTS)).isZero();
