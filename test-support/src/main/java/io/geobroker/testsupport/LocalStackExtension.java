@@ -34,8 +34,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * <p>Keyspaces: applying the schema takes ~16 s (each of its ~35 DDL statements flushes the schema
  * tables of both nodes and waits for their agreement), truncating its tables ~0.7 s. So a class gets
  * the keyspace of a class of the same test JVM that has finished, every table but
- * {@code schema_version} truncated (and those of its DCs' own keyspaces); only when none is free is {@code it_<class name>} dropped and
- * created. Truncation is safe against what the previous class left in flight: Cassandra drops
+ * {@code schema_version} truncated (and those of its DCs' own keyspaces); only when none is free
+ * is {@code it_<class name>} dropped and created. Truncation is safe against what the previous class left in flight: Cassandra drops
  * hints and replayed batch-log mutations written before a table's truncation. A class asking for
  * an older schema ({@link WithLocalStack#schemaVersion()}) always gets its own, and does not give
  * it back.
