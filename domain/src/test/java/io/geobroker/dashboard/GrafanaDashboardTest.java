@@ -108,6 +108,8 @@ class GrafanaDashboardTest {
             ticker("geobroker.ticker.send.failed", Kind.COUNTER, false, true, "publish/TickerSender.java"),
             ticker("geobroker.ticker.publish.lateness", Kind.TIMER, true, true, "publish/TickerSender.java"),
             ticker("geobroker.ticker.send.latency", Kind.TIMER, true, true, "publish/TickerSender.java"),
+            ticker("geobroker.ticker.producer.lingering", Kind.GAUGE, false, true, "publish/TickerSender.java"),
+            ticker("geobroker.ticker.producer.switches", Kind.COUNTER, false, true, "publish/TickerSender.java"),
             ticker("geobroker.ticker.rate.target", Kind.GAUGE, false, false, "config/TickerConfiguration.java"),
             ticker("geobroker.ticker.pacing.missed", Kind.COUNTER, false, false, "config/TickerConfiguration.java"),
             ticker("geobroker.ticker.replay.lines", Kind.COUNTER, false, false, "replay/ReplayFeed.java"),

@@ -116,7 +116,7 @@ public final class AckBenchCommand implements Callable<Integer> {
         }
         // The demo's deployment and defaults; its ticker service stays paused: the rounds measure acks.
         Demo.Settings demoSettings = stack.demoSettings(spec,
-                new Demo.TickerService(256, stack.jitOptions(spec), 42, 10, 0));
+                new Demo.TickerService(256, stack.jitOptions(spec), 42, 10, 0, 0));
         try (Demo demo = new Demo(demoSettings)) {
             Topology topology = demo.start();
             Target target = Target.of(topology, Map.of(), Map.of(), demo.adminToken(), Topics.standard(),

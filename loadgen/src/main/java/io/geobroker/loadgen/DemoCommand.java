@@ -79,20 +79,33 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Option(names = "--ticker-linger-ms", description = "How long the ticker service's Kafka producer waits to put "
             + "more tickers in one request: fewer requests for Kafka, the brokers and itself to handle, at up to that "
-            + "much more ticker-to-fill latency. Default: " + AUTO_LINGER_MS + " when a region's tickers come fast "
-            + "enough to put two in a request in that while (the default load), else 0.")
+            + "much more ticker-to-fill latency (0: each ticker at once). Default: " + AUTO_LINGER_MS + ".")
     Integer tickerLingerMs;
 
-    /** The ticker linger the demo picks when none is given (docs/results.md, 2026-12-05). */
+    @Option(names = "--ticker-linger-from", description = "The rate of a region's tickers (a second, measured by the "
+            + "ticker service every 250 ms) from which they linger; below 80 %% of it each goes at once. 0: at every "
+            + "rate. Default: " + AUTO_LINGER_FROM + " without --ticker-linger-ms, else 0.")
+    Integer tickerLingerFrom;
+
+    /** The ticker linger the demo uses when none is given (docs/results.md, 2026-12-05). */
     static final int AUTO_LINGER_MS = 8;
+    /**
+     * The rate of a region's tickers (a second) from which they linger when no linger is given: two
+     * per linger (the default load has 300 a second per region, 2.4). Below it a linger seldom finds
+     * a second ticker and only delays the one it holds. One per linger (125) had p99 higher from half
+     * the load up in two sweeps of 2026-12-05 (docs/results.md).
+     */
+    static final int AUTO_LINGER_FROM = 2 * 1000 / AUTO_LINGER_MS;
 
     /**
-     * {@link #AUTO_LINGER_MS} once a region's tickers come fast enough that two or more fall in one
-     * linger (at the default load, 300 a second per region: 2.4), else 0: at lower rates a linger
-     * seldom finds a second ticker and only delays the one it holds.
+     * The ticker service of a run: the linger and the rate it starts from as given; a linger given
+     * alone holds at every rate.
      */
-    static int autoTickerLingerMs(double tickersPerSecond, int regions) {
-        return tickersPerSecond / regions * AUTO_LINGER_MS / 1000.0 >= 2 ? AUTO_LINGER_MS : 0;
+    static Demo.TickerService tickerService(int heapMb, List<String> jvmOptions, long seed, int symbolsPerExchange,
+                                            Integer lingerMs, Integer lingerFrom) {
+        return new Demo.TickerService(heapMb, jvmOptions, seed, symbolsPerExchange,
+                lingerMs != null ? lingerMs : AUTO_LINGER_MS,
+                lingerFrom != null ? lingerFrom : lingerMs != null ? 0 : AUTO_LINGER_FROM);
     }
 
     @Option(names = "--ticker-jvm-option", description = "An extra JVM option for the ticker service (repeatable; "
@@ -125,10 +138,10 @@ public final class DemoCommand implements Callable<Integer> {
         options.resourceInterval();
         WanMode wanMode = StackOptions.wanMode(wan, spec);
         if (nodesPerDc < 1 || cassandraHeapMb < 128 || brokerHeapMb < 128 || tickerHeapMb < 64
-                || (tickerLingerMs != null && tickerLingerMs < 0)) {
+                || (tickerLingerMs != null && tickerLingerMs < 0) || (tickerLingerFrom != null && tickerLingerFrom < 0)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--nodes-per-dc must be at least 1, "
-                    + "--cassandra-heap-mb and --broker-heap-mb at least 128, --ticker-heap-mb at least 64 and --ticker-linger-ms "
-                    + "not negative");
+                    + "--cassandra-heap-mb and --broker-heap-mb at least 128, --ticker-heap-mb at least 64, --ticker-linger-ms "
+                    + "and --ticker-linger-from not negative");
         }
         List<String> jitOptions = StackOptions.jitOptions(jit, spec);
         boolean chaos = options.scenario() == WorkloadOptions.Scenario.CHAOS;
@@ -146,9 +159,8 @@ public final class DemoCommand implements Callable<Integer> {
         boolean remoteDc = options.scenario() == WorkloadOptions.Scenario.REMOTE_DC;
         boolean tickerService = options.tickers() == TickerSource.SERVICE;
         Optional<Demo.TickerService> ticker = tickerService
-                ? Optional.of(new Demo.TickerService(tickerHeapMb, tickerOptions, options.seed(), options.symbolsPerExchange(),
-                        tickerLingerMs != null ? tickerLingerMs
-                                : autoTickerLingerMs(options.workload().tickersPerSecond(), LocalStack.DEFAULT_REGIONS.size())))
+                ? Optional.of(tickerService(tickerHeapMb, tickerOptions, options.seed(), options.symbolsPerExchange(), tickerLingerMs,
+                        tickerLingerFrom))
                 : Optional.empty();
         Demo.Settings settings = new Demo.Settings(root, workDir != null ? workDir : root.resolve(".demo"), addressPrefix,
                 wanMode, nodesPerDc, cassandraHeapMb, concat(jitOptions, stackJvmOptions), brokerHeapMb, brokerOptions,

@@ -111,7 +111,8 @@ public final class UpCommand implements Callable<Integer> {
         List<String> jvmOptions = Jdk17.localSystemOptions(true);
         Demo.Settings settings = new Demo.Settings(root, dir, addressPrefix, wanMode, 1, cassandraHeapMb, jvmOptions, brokerHeapMb,
                 jvmOptions, false, startTimeout,
-                Optional.of(new Demo.TickerService(256, jvmOptions, 42, Integer.MAX_VALUE, 0)));
+                Optional.of(new Demo.TickerService(256, jvmOptions, 42, Integer.MAX_VALUE, DemoCommand.AUTO_LINGER_MS,
+                        DemoCommand.AUTO_LINGER_FROM)));
         Demo demo = new Demo(settings);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {

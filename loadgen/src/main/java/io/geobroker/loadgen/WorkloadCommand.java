@@ -199,7 +199,7 @@ public final class WorkloadCommand implements Callable<Integer> {
             return report.succeeded() ? 0 : 1;
         }
         Demo.Settings demoSettings = stack.demoSettings(spec,
-                new Demo.TickerService(256, stack.jitOptions(spec), 42, Integer.MAX_VALUE, 0));
+                new Demo.TickerService(256, stack.jitOptions(spec), 42, Integer.MAX_VALUE, 0, 0));
         try (Demo demo = new Demo(demoSettings)) {
             Topology topology = demo.start();
             Target target = Target.of(topology, Map.of(), Map.of(), demo.adminToken(), Topics.standard(),

@@ -78,7 +78,7 @@ class AckBenchCommandTest {
         AckBenchCommand command = new AckBenchCommand();
         CommandLine line = new CommandLine(command);
         line.parseArgs(args);
-        return command.stack.demoSettings(line.getCommandSpec(), new Demo.TickerService(256, List.of(), 42, 10, 0));
+        return command.stack.demoSettings(line.getCommandSpec(), new Demo.TickerService(256, List.of(), 42, 10, 0, 0));
     }
 
     @Test

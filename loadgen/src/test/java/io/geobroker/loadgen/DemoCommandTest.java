@@ -1,5 +1,6 @@
 package io.geobroker.loadgen;
 
+import io.geobroker.loadgen.demo.Demo;
 import io.geobroker.stack.Jdk17;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -12,18 +13,28 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DemoCommandTest {
 
     @Test
-    void the_default_load_gets_the_linger_once_two_tickers_of_a_region_fall_in_it() {
-        // 600 tickers/s over two regions: 300 a second each, 2.4 in 8 ms
-        assertThat(DemoCommand.autoTickerLingerMs(600, 2)).isEqualTo(DemoCommand.AUTO_LINGER_MS);
-        // 250 a second each: exactly 2
-        assertThat(DemoCommand.autoTickerLingerMs(500, 2)).isEqualTo(DemoCommand.AUTO_LINGER_MS);
+    void without_a_linger_given_the_tickers_linger_8_ms_from_two_per_linger() {
+        Demo.TickerService automatic = DemoCommand.tickerService(256, List.of(), 42, 10, null, null);
+        assertThat(automatic.lingerMs()).isEqualTo(8);
+        assertThat(automatic.lingerFrom()).isEqualTo(250);
     }
 
     @Test
-    void lower_rates_send_each_ticker_at_once() {
-        assertThat(DemoCommand.autoTickerLingerMs(450, 2)).isZero();  // three quarters of the load
-        assertThat(DemoCommand.autoTickerLingerMs(60, 2)).isZero();   // a tenth
-        assertThat(DemoCommand.autoTickerLingerMs(600, 3)).isZero();  // 200 a second in each of three regions
+    void a_linger_given_holds_at_every_rate() {
+        Demo.TickerService given = DemoCommand.tickerService(256, List.of(), 42, 10, 3, null);
+        assertThat(given.lingerMs()).isEqualTo(3);
+        assertThat(given.lingerFrom()).isZero();
+        assertThat(DemoCommand.tickerService(256, List.of(), 42, 10, 0, null).lingerMs()).isZero();
+    }
+
+    @Test
+    void a_rate_to_linger_from_given_holds_with_the_linger_given_or_the_automatic_one() {
+        Demo.TickerService from = DemoCommand.tickerService(256, List.of(), 42, 10, null, 125);
+        assertThat(from.lingerMs()).isEqualTo(8);
+        assertThat(from.lingerFrom()).isEqualTo(125);
+        Demo.TickerService both = DemoCommand.tickerService(256, List.of(), 42, 10, 5, 200);
+        assertThat(both.lingerMs()).isEqualTo(5);
+        assertThat(both.lingerFrom()).isEqualTo(200);
     }
 
     @Test

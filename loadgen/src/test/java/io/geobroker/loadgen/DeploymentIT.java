@@ -50,7 +50,7 @@ class DeploymentIT {
         // The brokers and the ticker service compile and size themselves as the stack's JVMs do.
         Demo.Settings settings = new Demo.Settings(root, dir.resolve("deployment"), StackPrefix.offset(7), WanMode.OFF, 1, 256,
                 List.of(), 384, Jdk17.stackDefaults(), false, Duration.ofSeconds(300),
-                Optional.of(new Demo.TickerService(192, Jdk17.stackDefaults(), 42, 10, 0)));
+                Optional.of(new Demo.TickerService(192, Jdk17.stackDefaults(), 42, 10, 0, 0)));
         deployment = new Demo(settings);
         Topology topology = deployment.start();
         topologyFile = dir.resolve("topology.properties");

@@ -78,7 +78,8 @@ public final class Demo implements AutoCloseable, FaultTarget {
      * load generator trades (the first {@code symbolsPerExchange} of each exchange) with the run's seed.
      * It starts paused (rate 0); the load generator sets the rate as its run begins.
      */
-    public record TickerService(int heapMb, List<String> jvmOptions, long seed, int symbolsPerExchange, int lingerMs) {
+    public record TickerService(int heapMb, List<String> jvmOptions, long seed, int symbolsPerExchange, int lingerMs,
+                                int lingerFrom) {
         public TickerService {
             jvmOptions = List.copyOf(jvmOptions);
         }
@@ -308,7 +309,8 @@ public final class Demo implements AutoCloseable, FaultTarget {
 
     /**
      * The ticker service's command line: heap, the serial collector ({@link Jdk17#GC}), the extra JVM options, the jar, then its settings —
-     * its HTTP address, paused (rate 0), the run's seed and symbols, and the producer linger of the run.
+     * its HTTP address, paused (rate 0), the run's seed and symbols, and the producer linger of the run and the rate
+     * (tickers a second per region) it starts from.
      */
     static List<String> tickerCommand(String java, TickerService ticker, Path jar, String address, int port,
                                       List<SymbolInfo> symbols) {
@@ -321,7 +323,8 @@ public final class Demo implements AutoCloseable, FaultTarget {
                 "--rate=0",
                 "--seed=" + ticker.seed(),
                 "--symbols=" + String.join(",", symbols.stream().map(SymbolInfo::symbol).toList()),
-                "--geobroker.ticker.producer.linger-ms=" + ticker.lingerMs()));
+                "--geobroker.ticker.producer.linger-ms=" + ticker.lingerMs(),
+                "--geobroker.ticker.producer.linger-from=" + ticker.lingerFrom()));
         return command;
     }
 

@@ -72,7 +72,7 @@ class DemoTest {
 
     @Test
     void ticker_command_starts_the_service_paused_with_the_runs_seed_and_symbols_on_its_own_address() {
-        Demo.TickerService ticker = new Demo.TickerService(256, List.of("-XX:TieredStopAtLevel=1"), 7, 2, 3);
+        Demo.TickerService ticker = new Demo.TickerService(256, List.of("-XX:TieredStopAtLevel=1"), 7, 2, 3, 125);
         List<SymbolInfo> symbols = Driver.symbols(twoRegions().regions().stream().map(Topology.RegionEndpoints::region).toList(), 2);
         String expectedSymbols = String.join(",", symbols.stream().map(SymbolInfo::symbol).toList());
 
@@ -81,7 +81,8 @@ class DemoTest {
         assertThat(Demo.tickerCommand("java", ticker, Path.of("t.jar"), "127.40.0.200", 8081, symbols)).containsExactly(
                 "java", "-Xms256m", "-Xmx256m", "-XX:+UseG1GC", "-XX:TieredStopAtLevel=1", "-jar", "t.jar",
                 "--server.address=127.40.0.200", "--server.port=8081", "--rate=0", "--seed=7",
-                "--symbols=" + expectedSymbols, "--geobroker.ticker.producer.linger-ms=3");
+                "--symbols=" + expectedSymbols, "--geobroker.ticker.producer.linger-ms=3",
+                "--geobroker.ticker.producer.linger-from=125");
         assertThat(expectedSymbols.split(",")).startsWith(
                 SymbolDirectory.standard().symbolsOf("ASX").get(0).symbol(), SymbolDirectory.standard().symbolsOf("ASX").get(1).symbol(),
                 SymbolDirectory.standard().symbolsOf("NYSE").get(0).symbol());

@@ -39,6 +39,30 @@ class PublisherStagesTest {
     }
 
     @Test
+    void names_the_regions_whose_tickers_lingered_at_the_end_and_counts_the_switches() {
+        String timers = page("ASX", 1_000, 1, 1_000, 2, 1_000);
+        String before = timers + """
+                geobroker_ticker_producer_lingering{region="nvirginia"} 0.0
+                geobroker_ticker_producer_lingering{region="sydney"} 0.0
+                geobroker_ticker_producer_switches_total{region="nvirginia"} 1.0
+                geobroker_ticker_producer_switches_total{region="sydney"} 0.0
+                """;
+        String after = page("ASX", 7_000, 7, 7_000, 14, 7_000) + """
+                geobroker_ticker_producer_lingering{region="nvirginia"} 1.0
+                geobroker_ticker_producer_lingering{region="sydney"} 0.0
+                geobroker_ticker_producer_switches_total{region="nvirginia"} 4.0
+                geobroker_ticker_producer_switches_total{region="sydney"} 2.0
+                """;
+
+        PublisherStages p = PublisherStages.between(before, after, 60).orElseThrow();
+
+        assertThat(p.lingeringAtEnd()).containsEntry("nvirginia", true).containsEntry("sydney", false).hasSize(2);
+        assertThat(p.describe()).endsWith("; at the end the tickers of nvirginia lingered, 5 producer switches in the phase");
+        assertThat(PublisherStages.between(timers, page("ASX", 7_000, 7, 7_000, 14, 7_000), 60).orElseThrow().describe())
+                .as("a service without the gauge").doesNotContain("linger");
+    }
+
+    @Test
     void an_idle_service_or_a_page_without_the_timers_says_so() {
         String idle = page("ASX", 10, 1, 10, 1, 10);
         assertThat(PublisherStages.between(idle, idle, 60).orElseThrow().describe()).isEqualTo("no ticker published");

@@ -9,6 +9,7 @@ import io.geobroker.ticker.model.PriceModel;
 import io.geobroker.domain.WallClock;
 import io.geobroker.ticker.publish.Producers;
 import io.geobroker.ticker.publish.PublishingService;
+import io.geobroker.ticker.publish.RegionProducer;
 import io.geobroker.ticker.publish.TickerSender;
 import io.geobroker.kafka.TopicReadiness;
 import io.geobroker.ticker.rate.PacedLoop;
@@ -21,7 +22,6 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
@@ -93,10 +93,10 @@ public class TickerConfiguration {
 
     @Bean(destroyMethod = "close")
     TickerSender tickerSender(TickerSettings settings, TickerProperties properties, MeterRegistry registry) {
-        Map<String, Producer<String, byte[]>> producerOfRegion = new LinkedHashMap<>();
+        Map<String, RegionProducer> producerOfRegion = new LinkedHashMap<>();
         List<TickerSender.Route> routes = new ArrayList<>();
         for (TickerSettings.PublishedExchange e : settings.exchanges()) {
-            Producer<String, byte[]> producer = producerOfRegion.computeIfAbsent(e.region(),
+            RegionProducer producer = producerOfRegion.computeIfAbsent(e.region(),
                     region -> Producers.create(region, e.kafkaBootstrap(), properties.producer()));
             routes.add(new TickerSender.Route(e.exchange(), e.region(), settings.topics().tickers(e.exchange()), producer));
         }

@@ -87,7 +87,12 @@ public record TickerProperties(
      * @param lingerMs       how long the producer waits to fill a batch. Higher means fewer, larger requests
      *                       (more tickers/s per core) but adds up to that much to every ticker's latency at
      *                       low rates; at high rates batches fill before the linger expires. 5 ms was the
-     *                       better tail at 10k msg/s on a 2-core machine; use 0 for latency runs at low rates.
+     *                       better tail at 10k msg/s on a 2-core machine; 0 sends every ticker at once.
+     * @param lingerFrom     a region's rate (tickers a second, measured every 250 ms) from which its tickers
+     *                       linger; below 80 % of it each goes at once, through a second producer. The
+     *                       default is two tickers per default linger: below that a linger often finds no
+     *                       second ticker and only delays the one it holds. 0 lingers at every rate (one
+     *                       producer).
      * @param batchSizeBytes most bytes per partition batch; larger helps throughput, costs memory per partition
      * @param compression    none, lz4, zstd, snappy or gzip; on loopback none is cheapest, over a WAN lz4 saves
      *                       bandwidth for some CPU
@@ -104,7 +109,8 @@ public record TickerProperties(
             @DefaultValue("262144") int batchSizeBytes,
             @DefaultValue("none") String compression,
             @DefaultValue("16777216") long bufferBytes,
-            @DefaultValue("1") int maxInFlight) {
+            @DefaultValue("1") int maxInFlight,
+            @DefaultValue("400") double lingerFrom) {
     }
 
     /**

@@ -216,6 +216,9 @@ public record TickerSettings(List<PublishedExchange> exchanges, RateSettings ini
         if (producer.lingerMs() < 0) {
             problems.add("producer.linger-ms must not be negative, was " + producer.lingerMs());
         }
+        if (!(producer.lingerFrom() >= 0) || Double.isInfinite(producer.lingerFrom())) {
+            problems.add("producer.linger-from must be zero or a positive rate, was " + producer.lingerFrom());
+        }
         if (producer.batchSizeBytes() < 1) {
             problems.add("producer.batch-size-bytes must be positive, was " + producer.batchSizeBytes());
         }

@@ -10,22 +10,30 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import java.util.HashMap;
 import java.util.Map;
 
-/** Creates the ticker producer of one region: idempotent, {@code acks=all}, tuned by {@link TickerProperties.Producer}. */
+/**
+ * Creates the ticker producers of one region: idempotent, {@code acks=all}, tuned by
+ * {@link TickerProperties.Producer}; with a linger and a rate to linger from, two of them (one
+ * sending at once, one lingering), else one.
+ */
 public final class Producers {
 
     private Producers() {
     }
 
     public static Map<String, Object> config(String region, String bootstrap, TickerProperties.Producer tuning) {
+        return config("ticker-service-" + region, bootstrap, tuning, tuning.lingerMs());
+    }
+
+    static Map<String, Object> config(String clientId, String bootstrap, TickerProperties.Producer tuning, int lingerMs) {
         Map<String, Object> config = new HashMap<>();
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        config.put(ProducerConfig.CLIENT_ID_CONFIG, "ticker-service-" + region);
+        config.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
         // Idempotence (with acks=all and at most 5 requests in flight) keeps each partition's tickers in
         // order and free of duplicates across the producer's own retries: a symbol's sequence arrives gap-free.
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         config.put(ProducerConfig.ACKS_CONFIG, "all");
         config.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, tuning.maxInFlight());
-        config.put(ProducerConfig.LINGER_MS_CONFIG, tuning.lingerMs());
+        config.put(ProducerConfig.LINGER_MS_CONFIG, lingerMs);
         config.put(ProducerConfig.BATCH_SIZE_CONFIG, tuning.batchSizeBytes());
         config.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, tuning.compression());
         config.put(ProducerConfig.BUFFER_MEMORY_CONFIG, tuning.bufferBytes());
@@ -37,7 +45,18 @@ public final class Producers {
         return config;
     }
 
-    public static Producer<String, byte[]> create(String region, String bootstrap, TickerProperties.Producer tuning) {
-        return new KafkaProducer<>(config(region, bootstrap, tuning));
+    public static RegionProducer create(String region, String bootstrap, TickerProperties.Producer tuning) {
+        if (tuning.lingerMs() == 0 || tuning.lingerFrom() == 0) {
+            return RegionProducer.single(new KafkaProducer<>(config(region, bootstrap, tuning)), tuning.lingerMs() > 0);
+        }
+        String clientId = "ticker-service-" + region;
+        Producer<String, byte[]> eager = new KafkaProducer<>(config(clientId, bootstrap, tuning, 0));
+        try {
+            return new RegionProducer(eager, new KafkaProducer<>(config(clientId + "-lingering", bootstrap, tuning,
+                    tuning.lingerMs())), tuning.lingerFrom(), System::nanoTime);
+        } catch (RuntimeException e) {
+            eager.close();
+            throw e;
+        }
     }
 }

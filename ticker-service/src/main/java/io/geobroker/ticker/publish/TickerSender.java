@@ -4,9 +4,10 @@ import io.geobroker.domain.Ticker;
 import io.geobroker.domain.WallClock;
 import io.geobroker.domain.WireFormat;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,7 +34,7 @@ public final class TickerSender implements AutoCloseable {
     private static final long FAILURE_LOG_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     /** Where one exchange's tickers go and what is counted for it. */
-    public record Route(String exchange, String region, String topic, Producer<String, byte[]> producer) {
+    public record Route(String exchange, String region, String topic, RegionProducer producer) {
     }
 
     private final Map<String, Binding> bindings = new HashMap<>();
@@ -44,6 +45,18 @@ public final class TickerSender implements AutoCloseable {
     }
 
     public TickerSender(Collection<Route> routes, MeterRegistry registry) {
+        Map<RegionProducer, String> regions = new IdentityHashMap<>();
+        routes.forEach(route -> regions.put(route.producer(), route.region()));
+        regions.forEach((producer, region) -> {
+            Gauge.builder("geobroker.ticker.producer.lingering", producer, p -> p.lingering() ? 1 : 0)
+                    .description("1 while the region's tickers go to its lingering producer (their rate is high "
+                            + "enough), 0 while each goes at once")
+                    .tag("region", region).register(registry);
+            FunctionCounter.builder("geobroker.ticker.producer.switches", producer, RegionProducer::switches)
+                    .description("Times the region's tickers changed between the lingering producer and the one "
+                            + "sending at once")
+                    .tag("region", region).register(registry);
+        });
         for (Route route : routes) {
             bindings.put(route.exchange(), new Binding(route,
                     Counter.builder("geobroker.ticker.published")
@@ -114,7 +127,7 @@ public final class TickerSender implements AutoCloseable {
 
     /** Waits until every ticker handed over so far is acknowledged or failed. */
     public void flush() {
-        distinctProducers().forEach(Producer::flush);
+        distinctProducers().forEach(RegionProducer::flush);
     }
 
     @Override
@@ -122,8 +135,8 @@ public final class TickerSender implements AutoCloseable {
         distinctProducers().forEach(p -> p.close(Duration.ofSeconds(5)));
     }
 
-    private Collection<Producer<String, byte[]>> distinctProducers() {
-        Map<Producer<String, byte[]>, Boolean> distinct = new IdentityHashMap<>();
+    private Collection<RegionProducer> distinctProducers() {
+        Map<RegionProducer, Boolean> distinct = new IdentityHashMap<>();
         bindings.values().forEach(b -> distinct.put(b.route().producer(), true));
         return distinct.keySet();
     }

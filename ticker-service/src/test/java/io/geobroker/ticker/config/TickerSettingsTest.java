@@ -103,6 +103,15 @@ class TickerSettingsTest {
     }
 
     @Test
+    void a_rate_to_linger_from_must_be_zero_or_positive() {
+        assertThatThrownBy(() -> TickerSettings.resolve(properties(Map.of("producer.linger-from", "-1")),
+                TOPOLOGY, DIRECTORY, 1))
+                .isInstanceOfSatisfying(InvalidConfigurationException.class, e -> assertThat(e.problems()).containsExactly(
+                        "producer.linger-from must be zero or a positive rate, was -1.0"));
+        assertThat(properties(Map.of()).producer().lingerFrom()).isEqualTo(400);
+    }
+
+    @Test
     void keeps_one_produce_request_in_flight_unless_told_and_refuses_more_than_idempotence_allows() {
         assertThat(Producers.config("sydney", "127.30.1.100:9092", properties(Map.of()).producer()))
                 .containsEntry(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);

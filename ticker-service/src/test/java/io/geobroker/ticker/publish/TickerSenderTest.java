@@ -21,7 +21,7 @@ class TickerSenderTest {
     private final MockProducer<String, byte[]> producer =
             new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
     private final TickerSender sender = new TickerSender(List.of(
-            new TickerSender.Route("NASDAQ", "nvirginia", "tickers.NASDAQ", producer)), registry);
+            new TickerSender.Route("NASDAQ", "nvirginia", "tickers.NASDAQ", RegionProducer.single(producer, false))), registry);
 
     @Test
     void a_ticker_handed_over_after_its_exchange_time_is_timed_as_late_by_that_much() {

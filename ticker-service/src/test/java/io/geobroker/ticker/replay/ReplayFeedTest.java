@@ -3,6 +3,7 @@ package io.geobroker.ticker.replay;
 import io.geobroker.domain.SymbolDirectory;
 import io.geobroker.domain.Ticker;
 import io.geobroker.domain.WireFormat;
+import io.geobroker.ticker.publish.RegionProducer;
 import io.geobroker.ticker.publish.TickerSender;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.producer.MockProducer;
@@ -31,8 +32,8 @@ class ReplayFeedTest {
     private final MockProducer<String, byte[]> producer =
             new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
     private final TickerSender sender = new TickerSender(List.of(
-            new TickerSender.Route("NASDAQ", "nvirginia", "tickers.NASDAQ", producer),
-            new TickerSender.Route("ASX", "sydney", "tickers.ASX", producer)), registry);
+            new TickerSender.Route("NASDAQ", "nvirginia", "tickers.NASDAQ", RegionProducer.single(producer, false)),
+            new TickerSender.Route("ASX", "sydney", "tickers.ASX", RegionProducer.single(producer, false))), registry);
 
     @Test
     void publishes_exactly_the_valid_lines_and_reports_the_skipped_ones() throws Exception {
