@@ -91,9 +91,9 @@ public final class DemoCommand implements Callable<Integer> {
     static final int AUTO_LINGER_MS = 8;
     /**
      * The rate of a region's tickers (a second) from which they linger when no linger is given: two
-     * per linger (the default load has 300 a second per region, 2.4). Below it a linger seldom finds
-     * a second ticker and only delays the one it holds. One per linger (125) had p99 higher from half
-     * the load up in two sweeps of 2026-12-05 (docs/results.md).
+     * per linger. At the default load N. Virginia's 400 a second linger (3.2 per linger), Sydney's
+     * 200 go at once (1.6). Below two a linger often finds no second ticker and only delays the one
+     * it holds; one per linger (125) was no better in the sweeps of 2026-12-05 (docs/results.md).
      */
     static final int AUTO_LINGER_FROM = 2 * 1000 / AUTO_LINGER_MS;
 
