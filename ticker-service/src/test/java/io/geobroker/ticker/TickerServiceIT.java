@@ -1,5 +1,6 @@
 package io.geobroker.ticker;
 
+import io.geobroker.domain.SymbolDirectory;
 import io.geobroker.domain.Ticker;
 import io.geobroker.testsupport.StackContext;
 import io.geobroker.domain.WallClock;
@@ -14,6 +15,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 
@@ -107,6 +110,44 @@ class TickerServiceIT {
             assertThat(ticker.put("/api/v1/rate", "{\"tickersPerSecond\": -5}").statusCode()).isEqualTo(400);
             assertThat(ticker.get("/api/v1/rate").body()).contains("\"tickersPerSecond\":1000.0");
         }
+    }
+
+    @Test
+    void a_symbols_tickers_keep_their_order_while_its_region_changes_between_lingering_and_sending_at_once(
+            StackContext stack) throws Exception {
+        String prefix = stack.topics().prefix() + "switch.";
+        // One symbol, and a linger longer than 100 a second's interval: when the region stops lingering,
+        // the symbol's next ticker comes while its last one is still held, and must not overtake it.
+        String symbol = SymbolDirectory.standard().symbolsOf("NYSE").get(0).symbol();
+        try (TickerTopics nyse = new TickerTopics(stack.kafkaBootstrap("nvirginia"), prefix + "tickers.NYSE");
+             RunningTicker ticker = RunningTicker.start(stack, prefix, Map.of("exchanges", "NYSE", "symbols", symbol,
+                     "tickers-per-second", "100", "sequence-start", "1", "producer.linger-ms", "20",
+                     "producer.linger-from", "300"))) {
+            await().atMost(Duration.ofSeconds(60)).until(() -> nyse.poll().size() >= 100);
+            for (int rate : new int[] {1000, 100, 1000, 100}) {
+                assertThat(ticker.put("/api/v1/rate", "{\"tickersPerSecond\": " + rate + "}").statusCode()).isEqualTo(200);
+                long after = nowMicros();
+                await().atMost(Duration.ofSeconds(60)).until(() -> nyse.tickers().stream()
+                        .anyMatch(t -> t.exchangeTimeMicros() > after + 1_500_000));
+            }
+            String metrics = ticker.get("/actuator/prometheus").body();
+            assertThat(sample(metrics, "geobroker_ticker_producer_switches_total")).as("switches").isGreaterThanOrEqualTo(4);
+            assertThat(sample(metrics, "geobroker_ticker_producer_lingering")).as("lingering at 100 a second").isZero();
+
+            Map<String, List<Long>> sequences = nyse.tickers().stream().collect(Collectors.groupingBy(
+                    Ticker::symbol, Collectors.mapping(Ticker::sequence, Collectors.toList())));
+            assertThat(sequences.values().stream().mapToInt(List::size).sum()).isGreaterThan(2_000);
+            assertThat(sequences.keySet()).containsExactly(symbol);
+            List<Long> sequence = sequences.get(symbol);
+            assertThat(sequence).isEqualTo(LongStream.rangeClosed(1, sequence.size()).boxed().toList());
+        }
+    }
+
+    /** The value of N. Virginia's sample of a metric on a Prometheus page. */
+    private static double sample(String page, String metric) {
+        Matcher m = Pattern.compile("(?m)^" + metric + "\\{[^}]*region=\"nvirginia\"[^}]*} (\\S+)$").matcher(page);
+        assertThat(m.find()).as("%s on the service's Prometheus page", metric).isTrue();
+        return Double.parseDouble(m.group(1));
     }
 
     private static Map<String, List<Ticker>> firstTickers(StackContext stack, String run, String rate) throws Exception {

@@ -5,8 +5,12 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 
 /**
@@ -15,10 +19,13 @@ import java.util.function.LongSupplier;
  * tickers come at. A linger halves Kafka's requests at a few hundred tickers a second, but below
  * that it seldom finds a second ticker and only delays the one it holds.
  *
- * <p>A switch waits until every ticker handed to the producer in use is acknowledged (or failed):
- * the two producers' requests are not ordered with each other, and a symbol's tickers must reach
- * its partition in order. Until then the producer in use keeps sending; nothing blocks.
- * Thread-safe.
+ * <p>The two producers' requests are not ordered with each other, and a symbol's tickers must
+ * reach its partition in order. So a symbol (a record's key) moves to the producer the rate calls
+ * for only once every ticker of it handed to the other one is acknowledged (or failed); until then
+ * its tickers go where its last one went. A ticker that goes to the lingering producer only so is
+ * flushed at once, on a thread of its own: a symbol whose tickers come faster than the linger is
+ * not held there.
+ * Nothing blocks the caller. Thread-safe.
  */
 public final class RegionProducer implements AutoCloseable {
 
@@ -27,12 +34,22 @@ public final class RegionProducer implements AutoCloseable {
     private final LingerChoice choice;
     private final LongSupplier nanoClock;
     private final boolean singleLingers;
+    /** Per symbol: the producer its last ticker went to, and how many of its tickers that one has unanswered. */
+    private final Map<String, Placement> placements = new HashMap<>();
+    private final AtomicBoolean flushing = new AtomicBoolean();
+    private final ExecutorService flusher;
     private Side current;
     private long switches;
 
-    private record Side(Producer<String, byte[]> producer, AtomicLong unacknowledged) {
-        Side(Producer<String, byte[]> producer) {
-            this(producer, new AtomicLong());
+    private record Side(Producer<String, byte[]> producer) {
+    }
+
+    private static final class Placement {
+        private Side side;
+        private final AtomicInteger unanswered = new AtomicInteger();
+
+        private Placement(Side side) {
+            this.side = side;
         }
     }
 
@@ -53,6 +70,11 @@ public final class RegionProducer implements AutoCloseable {
         this.singleLingers = singleLingers;
         this.choice = new LingerChoice(lingerFromPerSecond, nanoClock.getAsLong());
         this.current = lingerFromPerSecond == 0 ? lingering : eager;
+        this.flusher = eager == lingering ? null : Executors.newSingleThreadExecutor(r -> {
+            Thread thread = new Thread(r, "ticker-producer-flush");
+            thread.setDaemon(true);
+            return thread;
+        });
     }
 
     /** One producer for every rate; {@code lingers}: whether it is configured with a linger. */
@@ -64,34 +86,56 @@ public final class RegionProducer implements AutoCloseable {
     /** Hands a record to the producer the current rate calls for; {@code callback} as {@link Producer#send}'s. */
     public synchronized void send(ProducerRecord<String, byte[]> record, Callback callback) {
         Side wanted = choice.onSend(nanoClock.getAsLong()) ? lingering : eager;
-        if (wanted != current && current.unacknowledged().get() == 0) {
+        if (wanted != current) {
             current = wanted;
             switches++;
         }
-        Side side = current;
+        Placement placement = placements.computeIfAbsent(record.key(), key -> new Placement(current));
+        if (placement.side != current && placement.unanswered.get() == 0) {
+            placement.side = current;
+        }
+        Side side = placement.side;
         AtomicBoolean done = new AtomicBoolean();
-        side.unacknowledged().incrementAndGet();
+        placement.unanswered.incrementAndGet();
         try {
             side.producer().send(record, (metadata, exception) -> {
                 if (done.compareAndSet(false, true)) {
-                    side.unacknowledged().decrementAndGet();
+                    placement.unanswered.decrementAndGet();
                 }
                 callback.onCompletion(metadata, exception);
             });
         } catch (RuntimeException e) {
             if (done.compareAndSet(false, true)) {
-                side.unacknowledged().decrementAndGet();
+                placement.unanswered.decrementAndGet();
             }
             throw e;
         }
+        if (side != current && side == lingering) {
+            flushLingering();
+        }
     }
 
-    /** Whether tickers go to the lingering producer now. */
+    /** Sends what the lingering producer holds without waiting for its linger, off the caller's thread. */
+    private void flushLingering() {
+        if (flushing.compareAndSet(false, true)) {
+            flusher.execute(() -> {
+                try {
+                    lingering.producer().flush();
+                } catch (RuntimeException e) {
+                    // closed or interrupted: a later send asks again, and its callback reports a failure
+                } finally {
+                    flushing.set(false);
+                }
+            });
+        }
+    }
+
+    /** Whether tickers go to the lingering producer now (a symbol may follow once its last ones are answered). */
     public synchronized boolean lingering() {
         return lingering == eager ? singleLingers : current == lingering;
     }
 
-    /** How many times the producer in use changed. */
+    /** How many times the producer the rate calls for changed. */
     public synchronized long switches() {
         return switches;
     }
@@ -110,6 +154,9 @@ public final class RegionProducer implements AutoCloseable {
     }
 
     public void close(Duration timeout) {
+        if (flusher != null) {
+            flusher.shutdown();
+        }
         eager.producer().close(timeout);
         if (lingering != eager) {
             lingering.producer().close(timeout);
