@@ -138,7 +138,8 @@ public final class DemoCommand implements Callable<Integer> {
         options.resourceInterval();
         WanMode wanMode = StackOptions.wanMode(wan, spec);
         if (nodesPerDc < 1 || cassandraHeapMb < 128 || brokerHeapMb < 128 || tickerHeapMb < 64
-                || (tickerLingerMs != null && tickerLingerMs < 0) || (tickerLingerFrom != null && tickerLingerFrom < 0)) {
+                || (tickerLingerMs != null && tickerLingerMs < 0)
+                || (tickerLingerFrom != null && tickerLingerFrom < 0)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--nodes-per-dc must be at least 1, "
                     + "--cassandra-heap-mb and --broker-heap-mb at least 128, --ticker-heap-mb at least 64, --ticker-linger-ms "
                     + "and --ticker-linger-from not negative");
@@ -159,8 +160,8 @@ public final class DemoCommand implements Callable<Integer> {
         boolean remoteDc = options.scenario() == WorkloadOptions.Scenario.REMOTE_DC;
         boolean tickerService = options.tickers() == TickerSource.SERVICE;
         Optional<Demo.TickerService> ticker = tickerService
-                ? Optional.of(tickerService(tickerHeapMb, tickerOptions, options.seed(), options.symbolsPerExchange(), tickerLingerMs,
-                        tickerLingerFrom))
+                ? Optional.of(tickerService(tickerHeapMb, tickerOptions, options.seed(), options.symbolsPerExchange(),
+                        tickerLingerMs, tickerLingerFrom))
                 : Optional.empty();
         Demo.Settings settings = new Demo.Settings(root, workDir != null ? workDir : root.resolve(".demo"), addressPrefix,
                 wanMode, nodesPerDc, cassandraHeapMb, concat(jitOptions, stackJvmOptions), brokerHeapMb, brokerOptions,

@@ -35,10 +35,10 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * tables of both nodes and waits for their agreement), truncating its tables ~0.7 s. So a class gets
  * the keyspace of a class of the same test JVM that has finished, every table but
  * {@code schema_version} truncated (and those of its DCs' own keyspaces); only when none is free
- * is {@code it_<class name>} dropped and created. Truncation is safe against what the previous class left in flight: Cassandra drops
- * hints and replayed batch-log mutations written before a table's truncation. A class asking for
- * an older schema ({@link WithLocalStack#schemaVersion()}) always gets its own, and does not give
- * it back.
+ * is {@code it_<class name>} dropped and created. Truncation is safe against what the previous
+ * class left in flight: Cassandra drops hints and replayed batch-log mutations written before a
+ * table's truncation. A class asking for an older schema ({@link WithLocalStack#schemaVersion()})
+ * always gets its own, and does not give it back.
  */
 public final class LocalStackExtension implements BeforeAllCallback, ParameterResolver {
 

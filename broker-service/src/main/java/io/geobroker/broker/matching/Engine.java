@@ -99,7 +99,8 @@ public class Engine implements SmartLifecycle {
 
     public Engine(OrderDao orderDao, com.datastax.oss.driver.api.core.CqlSession session, FillPublisher publisher,
                   DurableOffsets offsets, Clock clock, BrokerProperties properties, Topology topology,
-                  Topology.RegionEndpoints localRegion, SymbolDirectory directory, MeterRegistry meters, HealResend healResend, ProjectionBarrier barrier) {
+                  Topology.RegionEndpoints localRegion, SymbolDirectory directory, MeterRegistry meters,
+                  HealResend healResend, ProjectionBarrier barrier) {
         Region region = localRegion.region();
         EngineStore store = new EngineStore(session, orderDao, healResend);
         this.clock = clock;

@@ -48,7 +48,8 @@ public record PublisherStages(BrokerHistogram lateness, BrokerHistogram acknowle
                 Matcher region = REGION.matcher(line);
                 if (region.find()) {
                     try {
-                        regions.put(region.group(1), Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1).trim()) > 0);
+                        double value = Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1).trim());
+                        regions.put(region.group(1), value > 0);
                     } catch (NumberFormatException e) {
                         // not a sample line
                     }
@@ -71,8 +72,10 @@ public record PublisherStages(BrokerHistogram lateness, BrokerHistogram acknowle
                     mean(acknowledgements), acknowledgements.upperBoundSeconds(0.5) * 1000));
         }
         if (!lingeringAtEnd.isEmpty()) {
-            List<String> lingering = lingeringAtEnd.entrySet().stream().filter(Map.Entry::getValue).map(Map.Entry::getKey).toList();
-            line.append(String.format(Locale.ROOT, "; at the end the tickers of %s lingered, %d producer switches in the phase",
+            List<String> lingering = lingeringAtEnd.entrySet().stream()
+                    .filter(Map.Entry::getValue).map(Map.Entry::getKey).toList();
+            line.append(String.format(Locale.ROOT,
+                    "; at the end the tickers of %s lingered, %d producer switches in the phase",
                     lingering.isEmpty() ? "no region" : String.join(", ", lingering), Math.round(switches)));
         }
         return line.toString();

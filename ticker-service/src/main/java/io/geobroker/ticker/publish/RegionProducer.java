@@ -24,13 +24,12 @@ import java.util.function.LongSupplier;
  * for only once every ticker of it handed to the other one is acknowledged (or failed); until then
  * its tickers go where its last one went. A ticker that goes to the lingering producer only so is
  * flushed at once, on a thread of its own: a symbol whose tickers come faster than the linger is
- * not held there.
- * Nothing blocks the caller. Thread-safe.
+ * not held there. Nothing blocks the caller. Thread-safe.
  */
 public final class RegionProducer implements AutoCloseable {
 
-    private final Side eager;
-    private final Side lingering;
+    private final Producer<String, byte[]> eager;
+    private final Producer<String, byte[]> lingering;
     private final LingerChoice choice;
     private final LongSupplier nanoClock;
     private final boolean singleLingers;
@@ -38,17 +37,14 @@ public final class RegionProducer implements AutoCloseable {
     private final Map<String, Placement> placements = new HashMap<>();
     private final AtomicBoolean flushing = new AtomicBoolean();
     private final ExecutorService flusher;
-    private Side current;
+    private Producer<String, byte[]> current;
     private long switches;
 
-    private record Side(Producer<String, byte[]> producer) {
-    }
-
     private static final class Placement {
-        private Side side;
+        private Producer<String, byte[]> side;
         private final AtomicInteger unanswered = new AtomicInteger();
 
-        private Placement(Side side) {
+        private Placement(Producer<String, byte[]> side) {
             this.side = side;
         }
     }
@@ -59,11 +55,11 @@ public final class RegionProducer implements AutoCloseable {
      */
     public RegionProducer(Producer<String, byte[]> eager, Producer<String, byte[]> lingering,
                           double lingerFromPerSecond, LongSupplier nanoClock) {
-        this(new Side(eager), new Side(lingering), lingerFromPerSecond, nanoClock, false);
+        this(eager, lingering, lingerFromPerSecond, nanoClock, false);
     }
 
-    private RegionProducer(Side eager, Side lingering, double lingerFromPerSecond, LongSupplier nanoClock,
-                           boolean singleLingers) {
+    private RegionProducer(Producer<String, byte[]> eager, Producer<String, byte[]> lingering,
+                           double lingerFromPerSecond, LongSupplier nanoClock, boolean singleLingers) {
         this.eager = eager;
         this.lingering = lingering;
         this.nanoClock = nanoClock;
@@ -79,13 +75,12 @@ public final class RegionProducer implements AutoCloseable {
 
     /** One producer for every rate; {@code lingers}: whether it is configured with a linger. */
     public static RegionProducer single(Producer<String, byte[]> producer, boolean lingers) {
-        Side side = new Side(producer);
-        return new RegionProducer(side, side, 0, System::nanoTime, lingers);
+        return new RegionProducer(producer, producer, 0, System::nanoTime, lingers);
     }
 
     /** Hands a record to the producer the current rate calls for; {@code callback} as {@link Producer#send}'s. */
     public synchronized void send(ProducerRecord<String, byte[]> record, Callback callback) {
-        Side wanted = choice.onSend(nanoClock.getAsLong()) ? lingering : eager;
+        Producer<String, byte[]> wanted = choice.onSend(nanoClock.getAsLong()) ? lingering : eager;
         if (wanted != current) {
             current = wanted;
             switches++;
@@ -94,11 +89,11 @@ public final class RegionProducer implements AutoCloseable {
         if (placement.side != current && placement.unanswered.get() == 0) {
             placement.side = current;
         }
-        Side side = placement.side;
+        Producer<String, byte[]> side = placement.side;
         AtomicBoolean done = new AtomicBoolean();
         placement.unanswered.incrementAndGet();
         try {
-            side.producer().send(record, (metadata, exception) -> {
+            side.send(record, (metadata, exception) -> {
                 if (done.compareAndSet(false, true)) {
                     placement.unanswered.decrementAndGet();
                 }
@@ -120,7 +115,7 @@ public final class RegionProducer implements AutoCloseable {
         if (flushing.compareAndSet(false, true)) {
             flusher.execute(() -> {
                 try {
-                    lingering.producer().flush();
+                    lingering.flush();
                 } catch (RuntimeException e) {
                     // closed or interrupted: a later send asks again, and its callback reports a failure
                 } finally {
@@ -142,9 +137,9 @@ public final class RegionProducer implements AutoCloseable {
 
     /** Waits until every record handed over so far is acknowledged or failed. */
     public void flush() {
-        eager.producer().flush();
+        eager.flush();
         if (lingering != eager) {
-            lingering.producer().flush();
+            lingering.flush();
         }
     }
 
@@ -157,9 +152,9 @@ public final class RegionProducer implements AutoCloseable {
         if (flusher != null) {
             flusher.shutdown();
         }
-        eager.producer().close(timeout);
+        eager.close(timeout);
         if (lingering != eager) {
-            lingering.producer().close(timeout);
+            lingering.close(timeout);
         }
     }
 }
