@@ -54,6 +54,8 @@ import java.util.stream.Collectors;
 final class LoadRun {
 
     private static final Duration SWEEP_WARMUP = Duration.ofSeconds(5);
+    /** The report's condition that says what the warm-up of the stack's compilers did. */
+    static final String JIT_WARMUP = "JIT warm-up before the run (not measured)";
 
     private LoadRun() {
     }
@@ -84,6 +86,19 @@ final class LoadRun {
                              Supplier<Map<String, Long>> counters, ResourceSampler.Sources resources,
                              Optional<ChaosRun> chaos)
             throws InterruptedException, IOException {
+        return execute(target, options, tickers, readyTimeout, scenarioLabel, extraConditions, processes, counters,
+                resources, chaos, Optional.empty());
+    }
+
+    /**
+     * @param jitCompilers the stack's C2 compilers' CPU seconds so far, by JVM: when given, the run's
+     *                     workload first runs unmeasured until they are quiet ({@link JitWarmup})
+     */
+    static RunReport execute(Target target, WorkloadOptions options, Driver.Tickers tickers, Duration readyTimeout,
+                             String scenarioLabel, Map<String, String> extraConditions, List<ProcessCpu.Group> processes,
+                             Supplier<Map<String, Long>> counters, ResourceSampler.Sources resources,
+                             Optional<ChaosRun> chaos, Optional<Supplier<Map<String, Double>>> jitCompilers)
+            throws InterruptedException, IOException {
         Workload workload = chaos.isPresent() ? chaos.get().adjust(options.workload()) : options.workload();
         ProgressBar progress = new ProgressBar(System.err, options.progress());
         String runId = "lg" + Long.toString(System.currentTimeMillis(), 36);
@@ -98,6 +113,10 @@ final class LoadRun {
             driver.awaitReady(readyTimeout);
             List<SymbolInfo> symbols = driver.symbols(workload.symbolsPerExchange());
             List<Driver.Customer> customers = driver.createCustomers(workload.customersPerRegion(), symbols, options.setupTimeout());
+            if (jitCompilers.isPresent()) {
+                JitWarmup.Outcome jit = JitWarmup.run(driver, workload, customers, symbols, jitCompilers.get());
+                conditions.put(JIT_WARMUP, jit.describe());
+            }
             if (options.scenario() == WorkloadOptions.Scenario.SWEEP) {
                 report = sweep(driver, workload, options, customers, symbols, started, conditions, scenarioLabel);
             } else {
