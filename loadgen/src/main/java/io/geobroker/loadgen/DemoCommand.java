@@ -114,12 +114,12 @@ public final class DemoCommand implements Callable<Integer> {
             + "write --ticker-jvm-option=-XX:... ). Default: none.")
     List<String> tickerJvmOptions = new ArrayList<>();
 
-    @Option(names = "--jit", defaultValue = STACK_C2, description = "c1-only | tiered | stack-c2: how the "
-            + "JVMs the demo starts (Cassandra, Kafka, the brokers, the ticker service) compile. c1-only "
-            + "(-XX:TieredStopAtLevel=1) compiles in seconds; with C2 as well (tiered, the JVM's default) eight JVMs on a "
-            + "few cores spend minutes of CPU compiling while the load runs. stack-c2: Cassandra and Kafka tiered, and "
-            + "before the run (not measured, not in chaos) the run's workload until their C2 compilers are quiet "
-            + "(60-240 s); the services C1 only. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--jit", defaultValue = WARM_C2, description = "warm-c2 | c1-only | tiered: how the JVMs the demo "
+            + "starts (Cassandra, Kafka, the brokers, the ticker service) compile. warm-c2: with C1 and C2 (tiered), and "
+            + "before the run, not measured, the run's own workload until their C2 compilers are quiet (60-300 s; not "
+            + "in chaos). c1-only (-XX:TieredStopAtLevel=1): C1 only, compiled in seconds. tiered: C1 and C2 without "
+            + "that warm-up: eight JVMs on a few cores spend minutes of CPU compiling while the run is measured. "
+            + "Default: ${DEFAULT-VALUE}.")
     String jit;
 
     @Option(names = "--prefix", description = "Loopback address prefix of the stack (default: GEOBROKER_STACK_PREFIX or 127.0).")
@@ -148,8 +148,7 @@ public final class DemoCommand implements Callable<Integer> {
                     + "--cassandra-heap-mb and --broker-heap-mb at least 128, --ticker-heap-mb at least 64, --ticker-linger-ms "
                     + "and --ticker-linger-from not negative");
         }
-        List<String> jitOptions = serviceJitOptions(jit, spec);
-        List<String> stackJit = stackJitOptions(jit, spec);
+        List<String> jitOptions = jitOptions(jit, spec);
         boolean chaos = options.scenario() == WorkloadOptions.Scenario.CHAOS;
         Optional<ChaosPlan> plan;
         try {
@@ -169,7 +168,7 @@ public final class DemoCommand implements Callable<Integer> {
                         tickerLingerMs, tickerLingerFrom))
                 : Optional.empty();
         Demo.Settings settings = new Demo.Settings(root, workDir != null ? workDir : root.resolve(".demo"), addressPrefix,
-                wanMode, nodesPerDc, cassandraHeapMb, concat(stackJit, stackJvmOptions), brokerHeapMb, brokerOptions,
+                wanMode, nodesPerDc, cassandraHeapMb, concat(jitOptions, stackJvmOptions), brokerHeapMb, brokerOptions,
                 remoteDc, startTimeout, ticker, syncedCommitLog);
         try (Demo demo = new Demo(settings)) {
             Topology topology = demo.start();
@@ -188,7 +187,7 @@ public final class DemoCommand implements Callable<Integer> {
                     + (tickerService ? "; the ticker service in the root namespace (" + tickerHeapMb + " MB heap"
                     + (tickerJvmOptions.isEmpty() ? "" : ", " + String.join(" ", tickerJvmOptions)) + ")" : "")
                     + "; JIT: " + describeJit(jit)
-                    + pauseGoals(concat(stackJit, stackJvmOptions), brokerOptions, tickerOptions)
+                    + pauseGoals(concat(jitOptions, stackJvmOptions), brokerOptions, tickerOptions)
                     + (Jdk17.threadPriorities().isEmpty() ? "" : "; Java thread priorities as the OS's ("
                     + String.join(" ", Jdk17.threadPriorities()) + ")")
                     + (Jdk17.processorShare().isEmpty() ? "" : "; each of them sized for one core of the machine's "
@@ -206,8 +205,8 @@ public final class DemoCommand implements Callable<Integer> {
             ResourceSampler.Sources resources = new ResourceSampler.Sources(chaos ? Map.of() : demo.processes(),
                     demo::cassandraBacklog);
             // A chaos run kills and starts JVMs again, their compilers with them: no warm-up for it.
-            Optional<Supplier<Map<String, Double>>> jitCompilers = STACK_C2.equalsIgnoreCase(jit) && !chaos
-                    ? Optional.of(stackCompilers(demo)) : Optional.empty();
+            Optional<Supplier<Map<String, Double>>> jitCompilers = WARM_C2.equalsIgnoreCase(jit) && !chaos
+                    ? Optional.of(compilers(demo)) : Optional.empty();
             RunReport report = LoadRun.execute(target, options, tickers, Duration.ofSeconds(60),
                     options.scenario().name().toLowerCase().replace('_', '-'), conditions,
                     chaos ? List.of() : demo.processGroups(), counters, resources, chaosRun, jitCompilers);
@@ -232,38 +231,38 @@ public final class DemoCommand implements Callable<Integer> {
     /** The JIT option of {@code --jit=c1-only}: no C2 compiler. */
     static final String C1_ONLY = Jdk17.C1_ONLY;
 
-    /** {@code --jit}'s value for Cassandra and Kafka with C2 as well, warmed before the run ({@link JitWarmup}). */
-    static final String STACK_C2 = "stack-c2";
+    /** {@code --jit}'s value for C1 and C2 in every JVM the demo starts, warmed before the run ({@link JitWarmup}). */
+    static final String WARM_C2 = "warm-c2";
 
-    /** The options of a {@code --jit} value for the brokers and the ticker service: C1 only but with {@code tiered}. */
-    static List<String> serviceJitOptions(String jit, CommandLine.Model.CommandSpec spec) {
-        return StackOptions.jitOptions(STACK_C2.equalsIgnoreCase(jit) ? "c1-only" : jit, spec);
-    }
-
-    /** The options of a {@code --jit} value for the stack's Cassandra and Kafka JVMs: C2 as well but with {@code c1-only}. */
-    static List<String> stackJitOptions(String jit, CommandLine.Model.CommandSpec spec) {
-        return StackOptions.jitOptions(STACK_C2.equalsIgnoreCase(jit) ? "tiered" : jit, spec);
+    /** The options of a {@code --jit} value for every JVM the demo starts: {@code warm-c2} is {@code tiered}'s. */
+    static List<String> jitOptions(String jit, CommandLine.Model.CommandSpec spec) {
+        return switch (jit.toLowerCase(Locale.ROOT)) {
+            case WARM_C2, "tiered" -> Jdk17.localSystemOptions(false);
+            case "c1-only" -> Jdk17.localSystemOptions(true);
+            default -> throw new CommandLine.ParameterException(spec.commandLine(), "--jit must be " + WARM_C2
+                    + ", c1-only or tiered");
+        };
     }
 
     /** The JIT in a report's deployment line. */
     static String describeJit(String jit) {
         return switch (jit.toLowerCase(Locale.ROOT)) {
-            case "tiered" -> "tiered, C1 and C2 in every JVM the demo started (--jit=tiered)";
-            case STACK_C2 -> "Cassandra and Kafka tiered, C1 and C2, warmed before the run (--jit=" + STACK_C2
-                    + "); C1 only in the brokers and the ticker service (" + C1_ONLY + ")";
+            case "tiered" -> "tiered, C1 and C2 in every JVM the demo started, compiling while the run is measured "
+                    + "(--jit=tiered)";
+            case WARM_C2 -> "tiered, C1 and C2 in every JVM the demo started, warmed before the run (--jit=" + WARM_C2 + ")";
             default -> "C1 only in every JVM the demo started (" + C1_ONLY + ")";
         };
     }
 
-    /** Reads the C2 compilers' CPU of the demo's Cassandra and Kafka JVMs. */
-    private static Supplier<Map<String, Double>> stackCompilers(Demo demo) {
-        Map<String, Long> stack = new LinkedHashMap<>();
+    /** Reads the C2 compilers' CPU of the JVMs the demo started (the WAN forwarder's has none worth waiting for). */
+    private static Supplier<Map<String, Double>> compilers(Demo demo) {
+        Map<String, Long> jvms = new LinkedHashMap<>();
         demo.processes().forEach((name, pid) -> {
-            if (name.startsWith("cassandra") || name.startsWith("kafka")) {
-                stack.put(name, pid);
+            if (!name.startsWith("wan-forwarder")) {
+                jvms.put(name, pid);
             }
         });
-        return () -> CompilerCpu.seconds(stack);
+        return () -> CompilerCpu.seconds(jvms);
     }
 
     /** The option that sets G1's pause-time goal, up to its value. */

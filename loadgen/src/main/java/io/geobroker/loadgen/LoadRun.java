@@ -91,7 +91,7 @@ final class LoadRun {
     }
 
     /**
-     * @param jitCompilers the stack's C2 compilers' CPU seconds so far, by JVM: when given, the run's
+     * @param jitCompilers the C2 compilers' CPU seconds so far of the JVMs the run drives, by JVM: when given, the run's
      *                     workload first runs unmeasured until they are quiet ({@link JitWarmup})
      */
     static RunReport execute(Target target, WorkloadOptions options, Driver.Tickers tickers, Duration readyTimeout,

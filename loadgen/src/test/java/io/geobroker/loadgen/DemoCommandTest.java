@@ -51,25 +51,22 @@ class DemoCommandTest {
     }
 
     @Test
-    void by_default_cassandra_and_kafka_compile_with_c2_and_the_services_with_c1_only() {
+    void by_default_every_jvm_compiles_with_c2_warmed_before_the_run() {
         DemoCommand demo = new DemoCommand();
         CommandLine line = new CommandLine(demo);
         line.parseArgs();
-        assertThat(demo.jit).isEqualTo(DemoCommand.STACK_C2);
-        CommandLine.Model.CommandSpec spec = line.getCommandSpec();
-        assertThat(DemoCommand.stackJitOptions(demo.jit, spec)).contains(Jdk17.TIERED).doesNotContain(Jdk17.C1_ONLY);
-        assertThat(DemoCommand.serviceJitOptions(demo.jit, spec)).contains(Jdk17.C1_ONLY).doesNotContain(Jdk17.TIERED);
-        assertThat(DemoCommand.describeJit(demo.jit)).startsWith("Cassandra and Kafka tiered");
+        assertThat(demo.jit).isEqualTo(DemoCommand.WARM_C2);
+        assertThat(DemoCommand.jitOptions(demo.jit, line.getCommandSpec())).contains(Jdk17.TIERED).doesNotContain(Jdk17.C1_ONLY);
+        assertThat(DemoCommand.describeJit(demo.jit)).contains("warmed before the run");
     }
 
     @Test
-    void c1_only_and_tiered_hold_for_every_jvm() {
+    void c1_only_and_tiered_are_as_given() {
         CommandLine.Model.CommandSpec spec = new CommandLine(new DemoCommand()).getCommandSpec();
-        assertThat(DemoCommand.stackJitOptions("c1-only", spec)).contains(Jdk17.C1_ONLY);
-        assertThat(DemoCommand.serviceJitOptions("c1-only", spec)).contains(Jdk17.C1_ONLY);
-        assertThat(DemoCommand.stackJitOptions("tiered", spec)).contains(Jdk17.TIERED);
-        assertThat(DemoCommand.serviceJitOptions("tiered", spec)).contains(Jdk17.TIERED);
+        assertThat(DemoCommand.jitOptions("c1-only", spec)).contains(Jdk17.C1_ONLY).doesNotContain(Jdk17.TIERED);
+        assertThat(DemoCommand.jitOptions("tiered", spec)).contains(Jdk17.TIERED).doesNotContain(Jdk17.C1_ONLY);
         assertThat(DemoCommand.describeJit("c1-only")).startsWith("C1 only in every JVM");
+        assertThat(DemoCommand.describeJit("tiered")).contains("while the run is measured");
     }
 
     @Test

@@ -88,7 +88,8 @@ class LoadgenCommandLineTest {
     void an_unknown_jit_mode_is_bad_usage_before_anything_starts() {
         assertThat(Loadgen.execute("demo", "--jit=c2")).isEqualTo(2);
         assertThat(Loadgen.execute("ack-bench", "--jit=c2")).isEqualTo(2);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--jit must be c1-only or tiered");
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--jit must be warm-c2, c1-only or tiered",
+                "--jit must be c1-only or tiered");
     }
 
     @Test
