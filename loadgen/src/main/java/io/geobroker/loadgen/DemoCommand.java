@@ -114,12 +114,13 @@ public final class DemoCommand implements Callable<Integer> {
             + "write --ticker-jvm-option=-XX:... ). Default: none.")
     List<String> tickerJvmOptions = new ArrayList<>();
 
-    @Option(names = "--jit", defaultValue = WARM_C2, description = "warm-c2 | c1-only | tiered: how the JVMs the demo "
+    @Option(names = "--jit", description = "warm-c2 | c1-only | tiered: how the JVMs the demo "
             + "starts (Cassandra, Kafka, the brokers, the ticker service) compile. warm-c2: with C1 and C2 (tiered), and "
             + "before the run, not measured, the run's own workload until their C2 compilers are quiet (60-300 s; not "
             + "in chaos). c1-only (-XX:TieredStopAtLevel=1): C1 only, compiled in seconds. tiered: C1 and C2 without "
             + "that warm-up: eight JVMs on a few cores spend minutes of CPU compiling while the run is measured. "
-            + "Default: ${DEFAULT-VALUE}.")
+            + "Default: " + WARM_C2 + ", and c1-only for the chaos scenario (its kills restart JVMs, their compilers "
+            + "with them).")
     String jit;
 
     @Option(names = "--prefix", description = "Loopback address prefix of the stack (default: GEOBROKER_STACK_PREFIX or 127.0).")
@@ -148,8 +149,9 @@ public final class DemoCommand implements Callable<Integer> {
                     + "--cassandra-heap-mb and --broker-heap-mb at least 128, --ticker-heap-mb at least 64, --ticker-linger-ms "
                     + "and --ticker-linger-from not negative");
         }
-        List<String> jitOptions = jitOptions(jit, spec);
         boolean chaos = options.scenario() == WorkloadOptions.Scenario.CHAOS;
+        String jit = jit(this.jit, chaos);
+        List<String> jitOptions = jitOptions(jit, spec);
         Optional<ChaosPlan> plan;
         try {
             plan = chaos ? Optional.of(chaosOptions.plan(LocalStack.DEFAULT_REGIONS, options.seed())) : Optional.empty();
@@ -234,14 +236,22 @@ public final class DemoCommand implements Callable<Integer> {
     /** {@code --jit}'s value for C1 and C2 in every JVM the demo starts, warmed before the run ({@link JitWarmup}). */
     static final String WARM_C2 = "warm-c2";
 
+    /**
+     * The {@code --jit} of a run: as given, else {@code warm-c2}, and C1 only for the chaos scenario,
+     * whose kills restart JVMs (a warm-up would not outlive them, and C2 would compile during the
+     * faults) and whose earlier figures are C1's.
+     */
+    static String jit(String given, boolean chaos) {
+        return given != null ? given : chaos ? "c1-only" : WARM_C2;
+    }
+
     /** The options of a {@code --jit} value for every JVM the demo starts: {@code warm-c2} is {@code tiered}'s. */
     static List<String> jitOptions(String jit, CommandLine.Model.CommandSpec spec) {
-        return switch (jit.toLowerCase(Locale.ROOT)) {
-            case WARM_C2, "tiered" -> Jdk17.localSystemOptions(false);
-            case "c1-only" -> Jdk17.localSystemOptions(true);
-            default -> throw new CommandLine.ParameterException(spec.commandLine(), "--jit must be " + WARM_C2
-                    + ", c1-only or tiered");
-        };
+        String value = jit.toLowerCase(Locale.ROOT);
+        if (!List.of(WARM_C2, "c1-only", "tiered").contains(value)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--jit must be " + WARM_C2 + ", c1-only or tiered");
+        }
+        return StackOptions.jitOptions(value.equals(WARM_C2) ? "tiered" : value, spec);
     }
 
     /** The JIT in a report's deployment line. */

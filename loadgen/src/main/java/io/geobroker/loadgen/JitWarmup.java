@@ -48,30 +48,41 @@ final class JitWarmup {
     private JitWarmup() {
     }
 
+    /**
+     * Whether the warm-up ends after a pass whose busiest compiler took {@code share} of a core, at
+     * {@code elapsed} from its start: quiet and at least {@link #LEAST} in, or {@link #MOST} reached.
+     */
+    static boolean done(double share, Duration elapsed) {
+        return (share <= QUIET_SHARE && elapsed.compareTo(LEAST) >= 0) || elapsed.compareTo(MOST) >= 0;
+    }
+
     /** Runs passes of {@code workload} until the compilers {@code compilers} reads are quiet. */
     static Outcome run(Driver driver, Workload workload, List<Driver.Customer> customers, List<SymbolInfo> symbols,
                        Supplier<Map<String, Double>> compilers) throws InterruptedException {
         long start = System.nanoTime();
         Map<String, Double> first = compilers.get();
+        Map<String, Double> before = first;
+        long passStart = start;
         int passes = 0;
         double share;
         boolean quiet;
         while (true) {
             Workload pass = passes == 0 ? workload.withDuration(FIRST) : workload.withDurations(PASS_WARMUP, PASS);
-            Map<String, Double> before = compilers.get();
-            long passStart = System.nanoTime();
             driver.run(pass, customers, symbols, "JIT warm-up " + (passes + 1));
             passes++;
-            share = CompilerCpu.busiestShare(before, compilers.get(), (System.nanoTime() - passStart) / 1e9);
-            long elapsed = System.nanoTime() - start;
+            Map<String, Double> after = compilers.get();
+            long now = System.nanoTime();
+            share = CompilerCpu.busiestShare(before, after, (now - passStart) / 1e9);
+            before = after;
+            passStart = now;
             quiet = share <= QUIET_SHARE;
             System.err.printf(Locale.ROOT, "JIT warm-up pass %d: the busiest C2 compiler took %.0f %% of a core%n",
                     passes, share * 100);
-            if ((quiet && elapsed >= LEAST.toNanos()) || elapsed >= MOST.toNanos()) {
+            if (done(share, Duration.ofNanos(now - start))) {
                 break;
             }
         }
         return new Outcome(Duration.ofNanos(System.nanoTime() - start), passes, quiet, share,
-                CompilerCpu.describe(first, compilers.get()));
+                CompilerCpu.describe(first, before));
     }
 }

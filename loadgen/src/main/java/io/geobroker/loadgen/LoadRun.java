@@ -6,6 +6,7 @@ import io.geobroker.loadgen.calc.ReplicationModel;
 import io.geobroker.loadgen.chaos.ChaosRun;
 import io.geobroker.loadgen.driver.BrokerHistogram;
 import io.geobroker.loadgen.driver.CassandraCounters;
+import io.geobroker.loadgen.driver.CompilerCpu;
 import io.geobroker.loadgen.driver.Driver;
 import io.geobroker.loadgen.driver.EngineStages;
 import io.geobroker.loadgen.driver.ProcessCpu;
@@ -56,6 +57,7 @@ final class LoadRun {
     private static final Duration SWEEP_WARMUP = Duration.ofSeconds(5);
     /** The report's condition that says what the warm-up of the stack's compilers did. */
     static final String JIT_WARMUP = "JIT warm-up before the run (not measured)";
+    static final String JIT_MEASURED = "C2 compilers in the measured phase (their threads' CPU time)";
 
     private LoadRun() {
     }
@@ -132,8 +134,8 @@ final class LoadRun {
                 Optional<ResourceSampler> sampler = options.resourceInterval().map(every -> ResourceSampler.start(resources,
                         brokers(target), every, PhasePages.DRIVER_START_MILLIS + workload.warmup().toMillis(),
                         workload.duration()));
-                try (PhasePages pages = PhasePages.schedule(target, tickers, measured, counters, workload.warmup(),
-                        workload.duration())) {
+                try (PhasePages pages = PhasePages.schedule(target, tickers, measured, counters, jitCompilers,
+                        workload.warmup(), workload.duration())) {
                     if (chaos.isPresent()) {
                         chaos.get().start(customers, workload.warmup(), PhasePages.DRIVER_START_MILLIS);
                     }
@@ -144,6 +146,7 @@ final class LoadRun {
                     engines = pages.engines();
                     publisher = pages.publisher();
                     cpu = pages.cpu();
+                    pages.compilers().ifPresent(c -> conditions.put(JIT_MEASURED, c));
                     phaseCounters = pages.counters();
                     sampled = sampler.map(ResourceSampler::finish);
                 } finally {
@@ -362,13 +365,17 @@ final class LoadRun {
         private Future<ProcessCpu.Reading> cpuEnd;
         private Future<Map<String, Long>> countersStart;
         private Future<Map<String, Long>> countersEnd;
+        private Optional<Future<Map<String, Double>>> compilersStart = Optional.empty();
+        private Optional<Future<Map<String, Double>>> compilersEnd = Optional.empty();
+        private double measuredSeconds;
 
         private PhasePages(ScheduledExecutorService timer) {
             this.timer = timer;
         }
 
         static PhasePages schedule(Target target, Driver.Tickers tickers, List<ProcessCpu.Group> processes,
-                                   Supplier<Map<String, Long>> counters, Duration warmup, Duration measured) {
+                                   Supplier<Map<String, Long>> counters, Optional<Supplier<Map<String, Double>>> compilers,
+                                   Duration warmup, Duration measured) {
             ScheduledExecutorService timer = Executors.newScheduledThreadPool(target.regions().size() + 1, r -> {
                 Thread t = new Thread(r, "loadgen-broker-metrics");
                 t.setDaemon(true);
@@ -383,6 +390,9 @@ final class LoadRun {
             pages.cpuEnd = timer.schedule(() -> ProcessCpu.read(processes), endMillis, TimeUnit.MILLISECONDS);
             pages.countersStart = timer.schedule(counters::get, startMillis, TimeUnit.MILLISECONDS);
             pages.countersEnd = timer.schedule(counters::get, endMillis, TimeUnit.MILLISECONDS);
+            pages.measuredSeconds = measured.toMillis() / 1000.0;
+            pages.compilersStart = compilers.map(c -> timer.schedule(c::get, startMillis, TimeUnit.MILLISECONDS));
+            pages.compilersEnd = compilers.map(c -> timer.schedule(c::get, endMillis, TimeUnit.MILLISECONDS));
             for (Target.RegionTarget r : target.regions()) {
                 pages.read(r.name(), r.brokerUrl(), pages.start, pages.end, http, startMillis, endMillis);
             }
@@ -422,6 +432,20 @@ final class LoadRun {
             try {
                 return ProcessCpu.describe(cpuStart.get(SCRAPE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS),
                         cpuEnd.get(SCRAPE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS), Runtime.getRuntime().availableProcessors());
+            } catch (ExecutionException | TimeoutException e) {
+                return Optional.empty();
+            }
+        }
+
+        /** What the C2 compilers took between the two readings (empty without the compilers' readings). */
+        Optional<String> compilers() throws InterruptedException {
+            if (compilersStart.isEmpty() || compilersEnd.isEmpty()) {
+                return Optional.empty();
+            }
+            try {
+                Map<String, Double> before = compilersStart.get().get(SCRAPE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                Map<String, Double> after = compilersEnd.get().get(SCRAPE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                return Optional.of(CompilerCpu.describePhase(before, after, measuredSeconds));
             } catch (ExecutionException | TimeoutException e) {
                 return Optional.empty();
             }

@@ -55,9 +55,20 @@ class DemoCommandTest {
         DemoCommand demo = new DemoCommand();
         CommandLine line = new CommandLine(demo);
         line.parseArgs();
-        assertThat(demo.jit).isEqualTo(DemoCommand.WARM_C2);
-        assertThat(DemoCommand.jitOptions(demo.jit, line.getCommandSpec())).contains(Jdk17.TIERED).doesNotContain(Jdk17.C1_ONLY);
-        assertThat(DemoCommand.describeJit(demo.jit)).contains("warmed before the run");
+        String jit = DemoCommand.jit(demo.jit, false);
+        assertThat(jit).isEqualTo(DemoCommand.WARM_C2);
+        assertThat(DemoCommand.jitOptions(jit, line.getCommandSpec())).contains(Jdk17.TIERED).doesNotContain(Jdk17.C1_ONLY);
+        assertThat(DemoCommand.describeJit(jit)).contains("warmed before the run");
+    }
+
+    @Test
+    void the_chaos_scenario_compiles_with_c1_only_unless_told_otherwise() {
+        DemoCommand byDefault = new DemoCommand();
+        new CommandLine(byDefault).parseArgs("--scenario", "chaos");
+        assertThat(DemoCommand.jit(byDefault.jit, true)).isEqualTo("c1-only");
+        DemoCommand given = new DemoCommand();
+        new CommandLine(given).parseArgs("--scenario", "chaos", "--jit", "tiered");
+        assertThat(DemoCommand.jit(given.jit, true)).isEqualTo("tiered");
     }
 
     @Test

@@ -64,6 +64,15 @@ public final class CompilerCpu {
                 .max().orElse(0);
     }
 
+    /**
+     * "0.03 cores in all: cassandra-sydney-1 0.6 s, ...": what the compilers took in all, as cores
+     * over the {@code seconds} between two readings, and each JVM's.
+     */
+    public static String describePhase(Map<String, Double> before, Map<String, Double> after, double seconds) {
+        double all = after.entrySet().stream().mapToDouble(e -> e.getValue() - before.getOrDefault(e.getKey(), 0.0)).sum();
+        return String.format(Locale.ROOT, "%.2f cores in all: %s", all / seconds, describe(before, after));
+    }
+
     /** "cassandra-sydney-1 41.2 s, kafka-sydney 12.0 s": what each JVM's compilers took between two readings. */
     public static String describe(Map<String, Double> before, Map<String, Double> after) {
         return after.entrySet().stream()

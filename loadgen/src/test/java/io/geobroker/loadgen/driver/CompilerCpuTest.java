@@ -6,6 +6,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -48,6 +49,17 @@ class CompilerCpuTest {
         assertThat(CompilerCpu.busiestShare(after, after, 30)).isZero();
         assertThat(CompilerCpu.describe(before, after)).contains("cassandra-sydney-1 3.0 s", "kafka-sydney 0.5 s",
                 "kafka-nvirginia 1.0 s");
+    }
+
+    @Test
+    void a_phase_gives_the_compilers_cores_in_all_and_each_jvms_seconds() {
+        Map<String, Double> before = new LinkedHashMap<>(Map.of("broker sydney", 100.0));
+        Map<String, Double> after = new LinkedHashMap<>();
+        after.put("broker sydney", 103.0);
+        after.put("kafka-sydney", 3.0);
+        // 3 s and 3 s (a JVM not read before) in 60 s: a tenth of a core
+        assertThat(CompilerCpu.describePhase(before, after, 60))
+                .isEqualTo("0.10 cores in all: broker sydney 3.0 s, kafka-sydney 3.0 s");
     }
 
     private static void thread(Path tasks, String tid, String name, long utime, long stime) throws IOException {
