@@ -92,15 +92,15 @@ public final class DemoCommand implements Callable<Integer> {
     /** The ticker linger the demo uses when none is given (docs/results.md, 2026-12-05). */
     static final int AUTO_LINGER_MS = 8;
     /**
-     * The rate of a region's tickers (a second) from which they linger when no linger is given: four
-     * per linger. At the default load neither region's tickers linger (N. Virginia's 400 a second,
-     * Sydney's 200); from 1¼ times it N. Virginia's do. With every JVM's C2 warmed the machine has
-     * the cores for a request per ticker at the default load: with no linger there, ticker-to-fill
-     * p50 was 9.1 and 9.3 ms in two runs of three (N. Virginia's tickers at the broker 1.7 ms after
-     * their exchange time instead of 8.4-9.8) against 12.9-15.5 ms with it from 250 a second, at
-     * ~0.05 more cores for Kafka and the ticker service (docs/results.md, 2026-12-06).
+     * The rate of a region's tickers (a second) from which they linger when no linger is given: two
+     * per linger. At the default load N. Virginia's tickers (400 a second) linger and Sydney's (200)
+     * do not. Without a linger there, ticker-to-fill p50 was 9.1-9.3 ms against 12.9-15.5 ms with it,
+     * but a load that comes at once instead of ramping up (the sweep's steps) collapsed at three
+     * quarters of the default load (p50 219-268 ms in two sweeps from 500 a second), where with the
+     * linger from 250 a second p99 stayed within 50 ms up to 1¼ times the load (docs/results.md,
+     * 2026-12-06).
      */
-    static final int AUTO_LINGER_FROM = 4 * 1000 / AUTO_LINGER_MS;
+    static final int AUTO_LINGER_FROM = 2 * 1000 / AUTO_LINGER_MS;
 
     /**
      * The ticker service of a run: the linger and the rate it starts from as given; a linger given

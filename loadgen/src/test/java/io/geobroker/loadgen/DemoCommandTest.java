@@ -13,10 +13,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DemoCommandTest {
 
     @Test
-    void without_a_linger_given_the_tickers_linger_8_ms_from_four_per_linger() {
+    void without_a_linger_given_the_tickers_linger_8_ms_from_two_per_linger() {
         Demo.TickerService automatic = DemoCommand.tickerService(256, List.of(), 42, 10, null, null);
         assertThat(automatic.lingerMs()).isEqualTo(8);
-        assertThat(automatic.lingerFrom()).isEqualTo(500);
+        assertThat(automatic.lingerFrom()).isEqualTo(250);
     }
 
     @Test
