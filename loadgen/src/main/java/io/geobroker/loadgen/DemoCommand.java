@@ -96,9 +96,11 @@ public final class DemoCommand implements Callable<Integer> {
      * per linger. At the default load N. Virginia's tickers (400 a second) linger and Sydney's (200)
      * do not. Without a linger there, ticker-to-fill p50 was 9.1-9.3 ms against 12.9-15.5 ms with it,
      * but a load that comes at once instead of ramping up (the sweep's steps) collapsed at three
-     * quarters of the default load (p50 219-268 ms in two sweeps from 500 a second), where with the
-     * linger from 250 a second p99 stayed within 50 ms up to 1¼ times the load (docs/results.md,
-     * 2026-12-06).
+     * quarters of the default load (p50 219-268 ms in two sweeps from 500 a second). With the linger
+     * from 250 a second no sweep collapsed: in three, p99 stayed within 50 ms up to 1¼ and 1½ times
+     * the load in two and above it from a quarter in the third, a slower hour (docs/results.md,
+     * 2026-12-06). One ticker per linger (from 125 a second) cost p50 at half the load in the sweeps
+     * of 2026-12-05.
      */
     static final int AUTO_LINGER_FROM = 2 * 1000 / AUTO_LINGER_MS;
 
@@ -153,8 +155,8 @@ public final class DemoCommand implements Callable<Integer> {
                     + "and --ticker-linger-from not negative");
         }
         boolean chaos = options.scenario() == WorkloadOptions.Scenario.CHAOS;
-        String jit = jit(this.jit, chaos);
-        List<String> jitOptions = jitOptions(jit, spec);
+        String jitChosen = jit(this.jit, chaos);
+        List<String> jitOptions = jitOptions(jitChosen, spec);
         Optional<ChaosPlan> plan;
         try {
             plan = chaos ? Optional.of(chaosOptions.plan(LocalStack.DEFAULT_REGIONS, options.seed())) : Optional.empty();
@@ -191,7 +193,7 @@ public final class DemoCommand implements Callable<Integer> {
                     + (remoteDc ? ", each broker using the other region's Cassandra DC" : "")
                     + (tickerService ? "; the ticker service in the root namespace (" + tickerHeapMb + " MB heap"
                     + (tickerJvmOptions.isEmpty() ? "" : ", " + String.join(" ", tickerJvmOptions)) + ")" : "")
-                    + "; JIT: " + describeJit(jit)
+                    + "; JIT: " + describeJit(jitChosen)
                     + pauseGoals(concat(jitOptions, stackJvmOptions), brokerOptions, tickerOptions)
                     + (Jdk17.threadPriorities().isEmpty() ? "" : "; Java thread priorities as the OS's ("
                     + String.join(" ", Jdk17.threadPriorities()) + ")")
@@ -210,7 +212,7 @@ public final class DemoCommand implements Callable<Integer> {
             ResourceSampler.Sources resources = new ResourceSampler.Sources(chaos ? Map.of() : demo.processes(),
                     demo::cassandraBacklog);
             // A chaos run kills and starts JVMs again, their compilers with them: no warm-up for it.
-            Optional<Supplier<Map<String, Double>>> jitCompilers = WARM_C2.equalsIgnoreCase(jit) && !chaos
+            Optional<Supplier<Map<String, Double>>> jitCompilers = WARM_C2.equalsIgnoreCase(jitChosen) && !chaos
                     ? Optional.of(compilers(demo)) : Optional.empty();
             RunReport report = LoadRun.execute(target, options, tickers, Duration.ofSeconds(60),
                     options.scenario().name().toLowerCase().replace('_', '-'), conditions,
