@@ -356,6 +356,10 @@ final class LoadRun {
         private record Page(String text, long nanos) {
         }
 
+        /** The compilers' CPU seconds by JVM, and when they were read. */
+        private record Compilers(Map<String, Double> seconds, long nanos) {
+        }
+
         private final ScheduledExecutorService timer;
         private final Map<String, Future<Optional<Page>>> start = new LinkedHashMap<>();
         private final Map<String, Future<Optional<Page>>> end = new LinkedHashMap<>();
@@ -365,9 +369,8 @@ final class LoadRun {
         private Future<ProcessCpu.Reading> cpuEnd;
         private Future<Map<String, Long>> countersStart;
         private Future<Map<String, Long>> countersEnd;
-        private Optional<Future<Map<String, Double>>> compilersStart = Optional.empty();
-        private Optional<Future<Map<String, Double>>> compilersEnd = Optional.empty();
-        private double measuredSeconds;
+        private Optional<Future<Compilers>> compilersStart = Optional.empty();
+        private Optional<Future<Compilers>> compilersEnd = Optional.empty();
 
         private PhasePages(ScheduledExecutorService timer) {
             this.timer = timer;
@@ -390,9 +393,10 @@ final class LoadRun {
             pages.cpuEnd = timer.schedule(() -> ProcessCpu.read(processes), endMillis, TimeUnit.MILLISECONDS);
             pages.countersStart = timer.schedule(counters::get, startMillis, TimeUnit.MILLISECONDS);
             pages.countersEnd = timer.schedule(counters::get, endMillis, TimeUnit.MILLISECONDS);
-            pages.measuredSeconds = measured.toMillis() / 1000.0;
-            pages.compilersStart = compilers.map(c -> timer.schedule(c::get, startMillis, TimeUnit.MILLISECONDS));
-            pages.compilersEnd = compilers.map(c -> timer.schedule(c::get, endMillis, TimeUnit.MILLISECONDS));
+            pages.compilersStart = compilers.map(c -> timer.schedule(() -> new Compilers(c.get(), System.nanoTime()),
+                    startMillis, TimeUnit.MILLISECONDS));
+            pages.compilersEnd = compilers.map(c -> timer.schedule(() -> new Compilers(c.get(), System.nanoTime()),
+                    endMillis, TimeUnit.MILLISECONDS));
             for (Target.RegionTarget r : target.regions()) {
                 pages.read(r.name(), r.brokerUrl(), pages.start, pages.end, http, startMillis, endMillis);
             }
@@ -437,15 +441,19 @@ final class LoadRun {
             }
         }
 
-        /** What the C2 compilers took between the two readings (empty without the compilers' readings). */
+        /**
+         * What the C2 compilers took between the two readings, as cores over the time between them (a
+         * reading on a busy machine may come late), empty without the compilers' readings.
+         */
         Optional<String> compilers() throws InterruptedException {
             if (compilersStart.isEmpty() || compilersEnd.isEmpty()) {
                 return Optional.empty();
             }
             try {
-                Map<String, Double> before = compilersStart.get().get(SCRAPE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-                Map<String, Double> after = compilersEnd.get().get(SCRAPE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-                return Optional.of(CompilerCpu.describePhase(before, after, measuredSeconds));
+                Compilers before = compilersStart.get().get(SCRAPE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                Compilers after = compilersEnd.get().get(SCRAPE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                return Optional.of(CompilerCpu.describePhase(before.seconds(), after.seconds(),
+                        (after.nanos() - before.nanos()) / 1e9));
             } catch (ExecutionException | TimeoutException e) {
                 return Optional.empty();
             }
