@@ -351,29 +351,31 @@ final class LoadRun {
 
         static final long DRIVER_START_MILLIS = 200;
         private static final Duration SCRAPE_TIMEOUT = Duration.ofSeconds(10);
-        private static final String TICKER_SERVICE = "ticker service";
 
-        private record Page(String text, long nanos) {
+        /** A reading and when it was taken (System.nanoTime()): what it covers is the span between two. */
+        private record Timed<T>(T value, long nanos) {
+            static <T> Timed<T> now(T value) {
+                return new Timed<>(value, System.nanoTime());
+            }
         }
 
-        /** The compilers' CPU seconds by JVM, and when they were read. */
-        private record Compilers(Map<String, Double> seconds, long nanos) {
+        /** One reading taken as the phase starts and again as it ends. */
+        private record Ends<T>(Future<T> start, Future<T> end) {
         }
 
         private final ScheduledExecutorService timer;
-        private final Map<String, Future<Optional<Page>>> start = new LinkedHashMap<>();
-        private final Map<String, Future<Optional<Page>>> end = new LinkedHashMap<>();
-        private final Map<String, Future<Optional<Page>>> publisherStart = new LinkedHashMap<>();
-        private final Map<String, Future<Optional<Page>>> publisherEnd = new LinkedHashMap<>();
-        private Future<ProcessCpu.Reading> cpuStart;
-        private Future<ProcessCpu.Reading> cpuEnd;
-        private Future<Map<String, Long>> countersStart;
-        private Future<Map<String, Long>> countersEnd;
-        private Optional<Future<Compilers>> compilersStart = Optional.empty();
-        private Optional<Future<Compilers>> compilersEnd = Optional.empty();
+        private final long startMillis;
+        private final long endMillis;
+        private final Map<String, Ends<Optional<Timed<String>>>> brokers = new LinkedHashMap<>();
+        private Optional<Ends<Optional<Timed<String>>>> publisher = Optional.empty();
+        private Ends<ProcessCpu.Reading> cpu;
+        private Ends<Map<String, Long>> counters;
+        private Optional<Ends<Timed<Map<String, Double>>>> compilers = Optional.empty();
 
-        private PhasePages(ScheduledExecutorService timer) {
+        private PhasePages(ScheduledExecutorService timer, long startMillis, long endMillis) {
             this.timer = timer;
+            this.startMillis = startMillis;
+            this.endMillis = endMillis;
         }
 
         static PhasePages schedule(Target target, Driver.Tickers tickers, List<ProcessCpu.Group> processes,
@@ -384,49 +386,43 @@ final class LoadRun {
                 t.setDaemon(true);
                 return t;
             });
-            PhasePages pages = new PhasePages(timer);
-            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
             long startMillis = DRIVER_START_MILLIS + warmup.toMillis();
-            long endMillis = startMillis + measured.toMillis();
+            PhasePages pages = new PhasePages(timer, startMillis, startMillis + measured.toMillis());
+            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
             // first, so that a page that is slow to come does not hold up these instant readings
-            pages.cpuStart = timer.schedule(() -> ProcessCpu.read(processes), startMillis, TimeUnit.MILLISECONDS);
-            pages.cpuEnd = timer.schedule(() -> ProcessCpu.read(processes), endMillis, TimeUnit.MILLISECONDS);
-            pages.countersStart = timer.schedule(counters::get, startMillis, TimeUnit.MILLISECONDS);
-            pages.countersEnd = timer.schedule(counters::get, endMillis, TimeUnit.MILLISECONDS);
-            pages.compilersStart = compilers.map(c -> timer.schedule(() -> new Compilers(c.get(), System.nanoTime()),
-                    startMillis, TimeUnit.MILLISECONDS));
-            pages.compilersEnd = compilers.map(c -> timer.schedule(() -> new Compilers(c.get(), System.nanoTime()),
-                    endMillis, TimeUnit.MILLISECONDS));
+            pages.cpu = pages.atBothEnds(() -> ProcessCpu.read(processes));
+            pages.counters = pages.atBothEnds(counters::get);
+            pages.compilers = compilers.map(c -> pages.atBothEnds(() -> Timed.now(c.get())));
             for (Target.RegionTarget r : target.regions()) {
-                pages.read(r.name(), r.brokerUrl(), pages.start, pages.end, http, startMillis, endMillis);
+                pages.brokers.put(r.name(), pages.page(r.brokerUrl(), http));
             }
-            tickers.rate().ifPresent(service -> pages.read(TICKER_SERVICE, service.baseUrl(), pages.publisherStart,
-                    pages.publisherEnd, http, startMillis, endMillis));
+            pages.publisher = tickers.rate().map(service -> pages.page(service.baseUrl(), http));
             return pages;
         }
 
-        /** Reads the page at {@code url} as the phase starts and as it ends, under {@code name}. */
-        private void read(String name, String url, Map<String, Future<Optional<Page>>> starts,
-                          Map<String, Future<Optional<Page>>> ends, HttpClient http, long startMillis, long endMillis) {
-            Callable<Optional<Page>> read = () -> BrokerHistogram.scrape(http, url, SCRAPE_TIMEOUT)
-                    .map(text -> new Page(text, System.nanoTime()));
-            starts.put(name, timer.schedule(read, startMillis, TimeUnit.MILLISECONDS));
-            ends.put(name, timer.schedule(read, endMillis, TimeUnit.MILLISECONDS));
+        private <T> Ends<T> atBothEnds(Callable<T> read) {
+            return new Ends<>(timer.schedule(read, startMillis, TimeUnit.MILLISECONDS),
+                    timer.schedule(read, endMillis, TimeUnit.MILLISECONDS));
+        }
+
+        /** The Prometheus page at {@code url} as the phase starts and as it ends. */
+        private Ends<Optional<Timed<String>>> page(String url, HttpClient http) {
+            return atBothEnds(() -> BrokerHistogram.scrape(http, url, SCRAPE_TIMEOUT).map(Timed::now));
         }
 
         /** The ticker service's work between the two readings (empty without its pages). */
         Optional<PublisherStages> publisher() throws InterruptedException {
-            if (publisherStart.isEmpty()) {
+            if (publisher.isEmpty()) {
                 return Optional.empty();
             }
-            return between(publisherStart.get(TICKER_SERVICE), publisherEnd.get(TICKER_SERVICE), PublisherStages::between);
+            return between(publisher.get(), PublisherStages::between);
         }
 
         /** Per region, the engine's stages between the two readings (empty where a page was not read). */
         Map<String, Optional<EngineStages>> engines() throws InterruptedException {
             Map<String, Optional<EngineStages>> engines = new LinkedHashMap<>();
-            for (String region : start.keySet()) {
-                engines.put(region, between(start.get(region), end.get(region), EngineStages::between));
+            for (Map.Entry<String, Ends<Optional<Timed<String>>>> region : brokers.entrySet()) {
+                engines.put(region.getKey(), between(region.getValue(), EngineStages::between));
             }
             return engines;
         }
@@ -434,8 +430,8 @@ final class LoadRun {
         /** The CPU each group of processes used between the two readings, in cores. */
         Optional<String> cpu() throws InterruptedException {
             try {
-                return ProcessCpu.describe(cpuStart.get(SCRAPE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS),
-                        cpuEnd.get(SCRAPE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS), Runtime.getRuntime().availableProcessors());
+                return ProcessCpu.describe(cpu.start().get(SCRAPE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS),
+                        cpu.end().get(SCRAPE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS), Runtime.getRuntime().availableProcessors());
             } catch (ExecutionException | TimeoutException e) {
                 return Optional.empty();
             }
@@ -446,13 +442,13 @@ final class LoadRun {
          * reading on a busy machine may come late), empty without the compilers' readings.
          */
         Optional<String> compilers() throws InterruptedException {
-            if (compilersStart.isEmpty() || compilersEnd.isEmpty()) {
+            if (compilers.isEmpty()) {
                 return Optional.empty();
             }
             try {
-                Compilers before = compilersStart.get().get(SCRAPE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-                Compilers after = compilersEnd.get().get(SCRAPE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-                return Optional.of(CompilerCpu.describePhase(before.seconds(), after.seconds(),
+                Timed<Map<String, Double>> before = compilers.get().start().get(SCRAPE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                Timed<Map<String, Double>> after = compilers.get().end().get(SCRAPE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                return Optional.of(CompilerCpu.describePhase(before.value(), after.value(),
                         (after.nanos() - before.nanos()) / 1e9));
             } catch (ExecutionException | TimeoutException e) {
                 return Optional.empty();
@@ -462,8 +458,8 @@ final class LoadRun {
         /** How much each counter grew between the two readings (empty without a reading). */
         Optional<Map<String, Long>> counters() throws InterruptedException {
             try {
-                return Optional.of(WanTraffic.between(countersStart.get(SCRAPE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS),
-                        countersEnd.get(SCRAPE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)));
+                return Optional.of(WanTraffic.between(counters.start().get(SCRAPE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS),
+                        counters.end().get(SCRAPE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)));
             } catch (ExecutionException | TimeoutException e) {
                 return Optional.empty();
             }
@@ -474,14 +470,14 @@ final class LoadRun {
             Optional<T> between(String before, String after, double elapsedSeconds);
         }
 
-        private static <T> Optional<T> between(Future<Optional<Page>> start, Future<Optional<Page>> end, Reading<T> reading)
+        private static <T> Optional<T> between(Ends<Optional<Timed<String>>> pages, Reading<T> reading)
                 throws InterruptedException {
-            Optional<Page> before = page(start);
-            Optional<Page> after = page(end);
-            return before.flatMap(b -> after.flatMap(a -> reading.between(b.text(), a.text(), (a.nanos() - b.nanos()) / 1e9)));
+            Optional<Timed<String>> before = page(pages.start());
+            Optional<Timed<String>> after = page(pages.end());
+            return before.flatMap(b -> after.flatMap(a -> reading.between(b.value(), a.value(), (a.nanos() - b.nanos()) / 1e9)));
         }
 
-        private static Optional<Page> page(Future<Optional<Page>> future) throws InterruptedException {
+        private static Optional<Timed<String>> page(Future<Optional<Timed<String>>> future) throws InterruptedException {
             try {
                 return future.get(SCRAPE_TIMEOUT.toMillis() * 2, TimeUnit.MILLISECONDS);
             } catch (ExecutionException | TimeoutException e) {

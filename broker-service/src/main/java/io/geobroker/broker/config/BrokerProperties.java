@@ -92,6 +92,14 @@ public record BrokerProperties(
                second, and their CPU, grow until the machine is saturated. 10 ms bounds a region to
                100 commits a second and costs nothing when commands are further apart. */
             @DefaultValue("10ms") Duration commitInterval,
+            /* Groups whose log-slot writes may be under way at once (1 to 64): the engine builds and
+               writes the next group while Cassandra answers, and each group is answered, published
+               and its offsets committed only once it and every group before it are durable. With
+               writes shorter than the commit interval (a local DC) at most one is under way; where a
+               write takes longer (a remote DC in another region, a busy node) the commits a second
+               stay at one per interval instead of one per write. 1 waits for each write before the
+               next starts (one group built meanwhile). */
+            @DefaultValue("32") int groupsInFlight,
             /* Longest time a symbol's latest quote waits to be written when its tickers change no
                order (a ticker that fills or triggers something is written with its group). Shorter
                keeps the quotes other regions and the REST API read fresher; each write is one more

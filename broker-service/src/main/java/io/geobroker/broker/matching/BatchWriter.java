@@ -10,7 +10,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -130,6 +132,38 @@ final class BatchWriter {
     }
 
     /**
+     * Starts writing a group's log slot (one statement of one partition, unlogged) without waiting:
+     * the future completes when Cassandra has answered, exceptionally if the write failed or timed
+     * out. {@link #finishSlot} then confirms it on the engine thread, or writes it again.
+     */
+    CompletableFuture<Void> startSlot(BoundStatement slot, long timestamp) {
+        long start = System.nanoTime();
+        lastStartNanos = start;
+        metrics.groupStatements.record(1);
+        metrics.groupPartitions.record(1);
+        return store.writeAsync(List.of(slot), timestamp).whenComplete((done, failure) -> {
+            if (failure == null) {
+                metrics.persistTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+            }
+        });
+    }
+
+    /**
+     * Completes a slot write {@link #startSlot} started, once it has been answered: keeps it for a
+     * resend after a cut when confirmed, otherwise writes it again (same statement, same timestamp)
+     * until it is, as a group whose batch outcome is unknown is.
+     */
+    void finishSlot(CompletableFuture<Void> write, BoundStatement slot, long timestamp) {
+        try {
+            write.join();
+            store.confirmed(List.of(slot), timestamp);
+        } catch (CompletionException | CancellationException e) {
+            log.warn("the log slot of a group was not confirmed ({}): written again", String.valueOf(e.getCause()));
+            persistGroup(List.of(), List.of(slot), timestamp);
+        }
+    }
+
+    /**
      * The journal first, then the statements in batches of at most {@code chunkBytes} with the
      * symbols' progress last, then the journal cleared: all-or-nothing across a crash.
      */
@@ -225,12 +259,19 @@ final class BatchWriter {
     /**
      * Writes the symbol statements of the groups the log holds beyond its last projected group (a
      * broker stopped before their round), each group at its own timestamp, then records them
-     * projected.
+     * projected. Slots beyond the last group in order are deleted first ({@link EngineLog#clearBeyond}).
      *
      * @return the last logged group's sequence number
      */
     long replayLog(EngineLog engineLog) {
         EngineLog.Unprojected unprojected = engineLog.unprojected();
+        long cleared = retry.untilAnswered("clearing the engine log beyond group " + unprojected.lastSeq(), null,
+                () -> engineLog.clearBeyond(unprojected.lastSeq()));
+        if (cleared >= 0) {
+            writeClock.advancePast(cleared);
+            log.warn("deleted the log slots a stopped broker left beyond group {} (their groups were never answered)",
+                    unprojected.lastSeq());
+        }
         if (unprojected.groups().isEmpty()) {
             return unprojected.projectedSeq();
         }

@@ -53,6 +53,14 @@ sealed interface Command {
             implements Command {
     }
 
+    /**
+     * Not a command: put in the queue when a group's write is answered, so an engine waiting for
+     * commands wakes up and answers the group at once. Changes nothing.
+     */
+    record Written() implements Command {
+        static final Written WAKE = new Written();
+    }
+
     /** Shares transferred in by an operator (seeding a customer's holdings). */
     record TransferShares(String customerId, String symbol, long quantity, CompletableFuture<Outcomes.Movement> result)
             implements Command {

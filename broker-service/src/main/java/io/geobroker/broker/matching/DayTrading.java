@@ -106,7 +106,7 @@ final class DayTrading {
             results.add(r.build());
         }
         group.commands += batch.commands().size() - 1;
-        group.completions.add(() -> batch.result().complete(results));
+        group.answer(() -> batch.result().complete(results));
     }
 
     private void execute(DayTradingCommand c, DayTradingResult.Builder r, String logPath) {

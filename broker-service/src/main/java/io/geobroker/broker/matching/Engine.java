@@ -45,13 +45,15 @@ import java.util.concurrent.TimeoutException;
  * The single writer of everything this region owns (SPEC §2, ownership principle): the open orders
  * of its exchanges' symbols, the holdings of those symbols and the cash in their currencies. One
  * thread applies commands (tickers, placements, cancels, cash movements, expiry) in arrival order to
- * in-memory state, then makes a whole group of them durable with one atomic logged batch of
- * absolute values, answers its REST calls and hands its fills to Kafka; the fills' acknowledgement
- * is awaited after the next group is written, and only then are the group's ticker offsets
- * released for commit. A group whose batch outcome is unknown is written again (same statements,
- * same timestamp; one over 64 KiB through the {@link GroupJournal} in smaller batches, since a node
- * too busy to apply it in time would not apply it the second time either) before anything else is
- * applied, so memory never runs ahead of an unknown state.
+ * in-memory state, then makes a whole group of them durable with one atomic write of absolute
+ * values (a slot of the engine log), answers its REST calls and hands its fills to Kafka; the
+ * fills' acknowledgement is awaited after the next group is written, and only then are the group's
+ * ticker offsets released for commit. Several groups' writes may be under way at once
+ * ({@link Writing}): each is made visible only once it and every group before it are durable, so
+ * memory runs ahead of Cassandra only by groups nobody has seen. A group whose write outcome is
+ * unknown is written again (same statements, same timestamp; one over 64 KiB through the
+ * {@link GroupJournal} in smaller batches, since a node too busy to apply it in time would not
+ * apply it the second time either) before it and any later group is made visible.
  * A group too large for one batch (a ticker filling very many orders) goes to the
  * {@link GroupJournal} first and is then written in several batches; a journal a crash left
  * pending is applied at start before the state is rebuilt, so that group is all-or-nothing too.
@@ -85,6 +87,7 @@ public class Engine implements SmartLifecycle {
     private final QuoteSchedule quotes;
     private final BatchWriter writer;
     private final InFlight inFlight;
+    private final Writing writing;
     private final GroupCommit groupCommit;
     private final Projection projection;
     private final Recovery recovery;
@@ -124,7 +127,8 @@ public class Engine implements SmartLifecycle {
         metrics.registerResting(orders::resting);
         this.writer = new BatchWriter(store, new GroupJournal(session, region.name()), writeClock, retry, metrics,
                 config.maxBatchBytes(), BatchLogBypass.watching(session));
-        this.inFlight = new InFlight(offsets, symbols.values(), metrics.publishTimer);
+        this.writing = new Writing(config.groupsInFlight(), () -> queue.offer(Command.Written.WAKE), metrics.waitTimer);
+        this.inFlight = new InFlight(offsets, symbols.values(), metrics.publishTimer, writing::held);
         String sessionKeyspace = session.getKeyspace().orElseThrow().asInternal();
         String dataCenter = CassandraConfiguration.dataRegion(topology, localRegion,
                 properties.cassandra().dataCenterRegion()).dataCenter();
@@ -138,7 +142,7 @@ public class Engine implements SmartLifecycle {
         this.groupCommit = new GroupCommit(group, symbols, store,
                 new Generations(store, writer, writeClock, symbols, config.deletionsPerGeneration()),
                 writer, publisher, inFlight, metrics, region.name(), engineLog, projection, config.minLoggedSymbols(),
-                barrier.enabled());
+                barrier.enabled(), writing);
         this.recovery = new Recovery(store, writer, symbols, orders, publisher, region.name(), engineLog, olderLog);
         Exchange first = directory.exchange(region.exchanges().get(0)).orElseThrow();
         this.currency = first.currency();
@@ -332,14 +336,20 @@ public class Engine implements SmartLifecycle {
             ready.countDown();
             while (running) {
                 Command first = queue.poll();
-                if (first == null && !inFlight.isEmpty()) {
+                if (first == null && !inFlight.isEmpty() && writing.isEmpty()) {
                     // Kafka's acknowledgements while idle, but never more than a few ms away from the
                     // queue: while Kafka is down, commands go on being served.
                     inFlight.awaitOldest(IDLE_ACK_WAIT_MILLIS);
                     first = queue.poll();
                 } else if (first == null) {
-                    first = queue.poll(Math.min(config.expiryInterval().toMillis(), quotes.checkMillis()),
-                            TimeUnit.MILLISECONDS);
+                    // a group write answered puts a wake-up in the queue
+                    first = queue.poll(writing.isEmpty()
+                            ? Math.min(config.expiryInterval().toMillis(), quotes.checkMillis())
+                            : IDLE_ACK_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+                }
+                writing.answerWritten();
+                if (first instanceof Command.Written) {
+                    first = null;
                 }
                 if (first != null) {
                     long start = System.nanoTime();
@@ -381,6 +391,11 @@ public class Engine implements SmartLifecycle {
                 if (next == null) {
                     return;
                 }
+            }
+            if (next instanceof Command.Written) {
+                // an earlier group is durable: answered now, not when this one is committed
+                writing.answerWritten();
+                continue;
             }
             apply(next);
         }

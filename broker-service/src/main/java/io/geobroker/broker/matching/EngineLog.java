@@ -16,8 +16,10 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.IntFunction;
 import java.util.function.ToIntFunction;
 
@@ -46,6 +48,11 @@ final class EngineLog {
     private static final int MAX_QUERIES = Short.MAX_VALUE;
     /** Slots read per query at start. */
     private static final int READ_SLOTS = 16;
+    /**
+     * Most groups whose writes may be under way at once ({@link Writing}): how far beyond the last
+     * group in order a start looks for slots a crash left there.
+     */
+    static final int MAX_GROUPS_IN_FLIGHT = 64;
 
     /** A group read back from its slot. */
     record Logged(long seq, long timestamp, List<GroupJournal.Entry> entries) {
@@ -66,6 +73,8 @@ final class EngineLog {
     private final PreparedStatement setProjected;
     private final PreparedStatement selectProjected;
     private final PreparedStatement selectSlots;
+    private final PreparedStatement selectWritten;
+    private final PreparedStatement deleteSlot;
     private final PreparedStatement insertQuery;
     private final PreparedStatement selectQueries;
     /** The region's query numbers, both ways; read at start (or the first slot), then grown here. */
@@ -86,6 +95,9 @@ final class EngineLog {
         selectProjected = session.prepare("SELECT projected_seq FROM " + table + " WHERE region = ? LIMIT 1");
         selectSlots = session.prepare("SELECT slot, seq, statements FROM " + table + " WHERE region = ? AND slot >= ? "
                 + "AND slot < ?");
+        selectWritten = session.prepare("SELECT slot, seq, WRITETIME(statements) AS written FROM " + table
+                + " WHERE region = ? AND slot >= ? AND slot < ?");
+        deleteSlot = session.prepare("DELETE FROM " + table + " USING TIMESTAMP ? WHERE region = ? AND slot = ?");
         insertQuery = session.prepare("INSERT INTO engine_log_queries (region, id, text) VALUES (?, ?, ?) IF NOT EXISTS");
         selectQueries = session.prepare("SELECT id, text FROM engine_log_queries WHERE region = ?");
     }
@@ -208,6 +220,45 @@ final class EngineLog {
             }
         }
         return new Unprojected(projected, groups);
+    }
+
+    /**
+     * Deletes the slots of groups after {@code lastSeq}, the last group a start found in order. With
+     * several groups' writes under way, a crash may leave a later group's slot without an earlier
+     * one's; nothing of that group was answered or published, and the start does not replay it (the
+     * log ends at the missing slot). Left in place it would pass for the group of its number once the
+     * new run's groups are written up to the slot before it, and a later start would replay it. The
+     * deletions are timestamped past those slots' writes.
+     *
+     * @return the deletions' timestamp (every later write of the log must be after it), or -1 when
+     *         there was nothing to delete
+     */
+    long clearBeyond(long lastSeq) {
+        Set<Integer> stale = new HashSet<>();
+        long latest = -1;
+        long first = lastSeq + 1;
+        long end = first + MAX_GROUPS_IN_FLIGHT;
+        for (long from = first; from < end; ) {
+            int fromSlot = slotOf(from);
+            int toSlot = (int) Math.min(SLOTS, fromSlot + (end - from));
+            for (Row r : session.execute(selectWritten.bind(region, fromSlot, toSlot)
+                    .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM))) {
+                if (!r.isNull("seq") && r.getLong("seq") > lastSeq && !r.isNull("written")) {
+                    stale.add(r.getInt("slot"));
+                    latest = Math.max(latest, r.getLong("written"));
+                }
+            }
+            from += toSlot - fromSlot;
+        }
+        if (stale.isEmpty()) {
+            return -1;
+        }
+        long timestamp = latest + 1;
+        for (int slot : stale) {
+            session.execute(deleteSlot.bind(timestamp, region, slot)
+                    .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM).setIdempotent(true));
+        }
+        return timestamp;
     }
 
     // ---- serialization

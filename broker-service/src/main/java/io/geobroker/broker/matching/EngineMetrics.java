@@ -16,6 +16,8 @@ final class EngineMetrics {
     final Timer consumeTimer;
     final Timer matchTimer;
     final Timer persistTimer;
+    /** The time the engine thread waits for group writes (a full {@link Writing}, or a write it makes itself). */
+    final Timer waitTimer;
     final Timer publishTimer;
     final Counter replays;
     final Counter oversizedGroups;
@@ -39,6 +41,7 @@ final class EngineMetrics {
         consumeTimer = stage("consume");
         matchTimer = stage("match");
         persistTimer = stage("persist");
+        waitTimer = stage("wait");
         publishTimer = stage("publish");
         replays = Counter.builder("geobroker.tickers.replayed")
                 .description("Tickers at or below the durable sequence, which fill nothing").register(meters);

@@ -458,10 +458,17 @@ final class EngineStore {
         confirmed(statements, timestampMicros);
     }
 
+    /**
+     * A batch written without waiting and not yet kept for a resend ({@link #confirmed} once the
+     * caller knows it succeeded): the future completes when Cassandra has answered.
+     */
+    CompletableFuture<Void> writeAsync(List<BoundStatement> statements, long timestampMicros) {
+        return session.executeAsync(batch(statements, timestampMicros)).toCompletableFuture().thenAccept(rs -> { });
+    }
+
     /** {@link #executeBatch} without waiting: the future completes when Cassandra has answered. */
     CompletableFuture<Void> executeBatchAsync(List<BoundStatement> statements, long timestampMicros) {
-        return session.executeAsync(batch(statements, timestampMicros)).toCompletableFuture()
-                .thenAccept(rs -> confirmed(statements, timestampMicros));
+        return writeAsync(statements, timestampMicros).thenRun(() -> confirmed(statements, timestampMicros));
     }
 
     private static BatchStatement batch(List<BoundStatement> statements, long timestampMicros) {

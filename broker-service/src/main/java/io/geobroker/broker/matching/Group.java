@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -21,7 +22,6 @@ final class Group {
     private final WriteClock writeClock;
     int commands;
     long timestamp = -1;
-    long durableMicros;
     final Map<UUID, OrderState> orders = new LinkedHashMap<>();
     final Set<CashAccount> cash = new LinkedHashSet<>();
     final Set<Holding> holdings = new LinkedHashSet<>();
@@ -32,12 +32,28 @@ final class Group {
     /** The symbols this group fills, each with the first ticker sequence it fills at. */
     final Map<SymbolState, Long> fillSymbols = new LinkedHashMap<>();
     final Set<SymbolState> symbols = new LinkedHashSet<>();
-    final List<Runnable> completions = new ArrayList<>();
+    /** The answers of the group's commands, prepared when it is committed and run once it is durable. */
+    final List<Answer> completions = new ArrayList<>();
     final List<Command.TickerReceived> offsets = new ArrayList<>();
     final List<Command.Skipped> skipped = new ArrayList<>();
     final List<OrderInbox.Entry> inbox = new ArrayList<>();
     /** Rows written once per group with their final values, built when it commits (day-trading users' state). */
     final Map<Object, Supplier<BoundStatement>> latest = new LinkedHashMap<>();
+
+    /**
+     * How a command of the group is answered: {@link #prepare} runs when the group is committed, so
+     * what it reads of the engine's state is what the group made durable (later groups may change it
+     * while this one's write is under way); what it returns runs once the group is durable, given the
+     * time it became so (microseconds since the epoch).
+     */
+    interface Answer {
+        LongConsumer prepare();
+    }
+
+    /** An answer that reads nothing of the engine's state. */
+    void answer(Runnable answer) {
+        completions.add(() -> durableMicros -> answer.run());
+    }
 
     Group(WriteClock writeClock) {
         this.writeClock = writeClock;

@@ -16,15 +16,20 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Makes the group being built durable and then lets the world see it: the group's absolute rows
  * (each once, with its final values, symbol_orders by {@link Generations}, the symbols' progress
- * and the deletion of their fills a restart no longer needs last) are written by the {@link BatchWriter} at the group's timestamp; only then are its REST
- * calls answered, its fills and order events (the orders it cancelled or expired) handed to Kafka
- * and, once Kafka has acknowledged them, its ticker offsets released ({@link InFlight}).
+ * and the deletion of their fills a restart no longer needs last) are written by the
+ * {@link BatchWriter} at the group's timestamp; only then are its REST calls answered, its fills and
+ * order events (the orders it cancelled or expired) handed to Kafka and, once Kafka has acknowledged
+ * them, its ticker offsets released ({@link InFlight}). A group written as one log slot does not
+ * wait for its write: the engine goes on with the next group while it is under way, and
+ * {@link Writing} makes the groups visible in order as their writes are answered.
  */
 final class GroupCommit {
 
@@ -44,11 +49,13 @@ final class GroupCommit {
     private final Projection projection;
     private final int minLoggedSymbols;
     private final boolean logCustomerRows;
+    private final Writing writing;
     private long nextSeq = 1;
 
     GroupCommit(Group group, Map<String, SymbolState> symbols, EngineStore store, Generations generations,
                 BatchWriter writer, FillPublisher publisher, InFlight inFlight, EngineMetrics metrics, String region,
-                EngineLog engineLog, Projection projection, int minLoggedSymbols, boolean logCustomerRows) {
+                EngineLog engineLog, Projection projection, int minLoggedSymbols, boolean logCustomerRows,
+                Writing writing) {
         this.group = group;
         this.symbols = symbols;
         this.store = store;
@@ -62,6 +69,7 @@ final class GroupCommit {
         this.projection = projection;
         this.minLoggedSymbols = minLoggedSymbols;
         this.logCustomerRows = logCustomerRows;
+        this.writing = writing;
     }
 
     /** Groups with symbol statements get log slots from {@code seq} on (the one after the last at start). */
@@ -96,7 +104,7 @@ final class GroupCommit {
             statements.add(store.fill(f));
         }
         group.fillSymbols.forEach((s, first) -> s.lastGroupFirstSequence = lastGroupFirstSequence(
-                first, inFlight.firstSequence(s)));
+                first, firstUnpublished(s)));
         List<BoundStatement> progress = new ArrayList<>();
         for (SymbolState s : group.symbols) {
             progress.add(store.symbolState(s));
@@ -105,76 +113,126 @@ final class GroupCommit {
             // in the symbol's partition, with the progress that moves the republish point past them
             progress.add(store.deleteFillsBefore(s.symbol(), s.lastGroupFirstSequence));
         }
-        persist(statements, progress, timestamp);
         long persistedNanos = System.nanoTime();
+        List<Command.TickerReceived> held = new ArrayList<>();
         for (SymbolState s : group.symbols) {
             s.persistedQuoteSequence = s.quoteSequence;
             s.persistedAtNanos = persistedNanos;
             if (s.lastHeld != null) {
                 group.offsets.add(s.lastHeld);
+                held.add(s.firstHeld);
             }
             s.release();
         }
-        long durableMicros = WallClock.nowMicros();
-        group.durableMicros = durableMicros;
+        Runnable visible = visible();
+        Map<SymbolState, Long> firstSequences = new HashMap<>(group.fillSymbols);
+        group.clear();
+        persist(statements, progress, timestamp, visible, firstSequences, held);
+    }
 
-        List<Fill> fills = new ArrayList<>(group.fills.size());
-        for (EngineStore.FillRow f : group.fills) {
-            fills.add(EngineStore.toFill(f, symbols.get(f.symbol()).info.exchange(), region, durableMicros));
-            if (f.orderType() != OrderType.MARKET) {
-                // a market order fills when placed, at a quote that may be older than the order
-                metrics.tickerToFill.record(Math.max(0, durableMicros - f.tickerExchangeTimeMicros()), TimeUnit.MICROSECONDS);
-            }
-        }
+    /**
+     * What makes the group visible once it is durable, taken from it as it is now (the engine builds
+     * the next groups meanwhile): its REST answers (prepared now, from the state it leaves), its fills
+     * and order events handed to Kafka, its ticker offsets released once Kafka has them.
+     */
+    private Runnable visible() {
+        List<EngineStore.FillRow> fillRows = new ArrayList<>(group.fills);
         List<OrderEvent> events = new ArrayList<>(group.ended.size());
         for (OrderState o : group.ended) {
             events.add(event(o, region));
         }
-        for (Runnable completion : group.completions) {
-            completion.run();
+        List<LongConsumer> answers = new ArrayList<>(group.completions.size());
+        for (Group.Answer completion : group.completions) {
+            answers.add(completion.prepare());
         }
-        inFlight.hand(() -> publisher.send(fills, events), new HashMap<>(group.fillSymbols),
-                new ArrayList<>(group.offsets), new ArrayList<>(group.skipped));
-        group.clear();
+        Map<SymbolState, Long> firstSequences = new HashMap<>(group.fillSymbols);
+        List<Command.TickerReceived> offsets = new ArrayList<>(group.offsets);
+        List<Command.Skipped> skipped = new ArrayList<>(group.skipped);
+        return () -> {
+            long durableMicros = WallClock.nowMicros();
+            List<Fill> fills = new ArrayList<>(fillRows.size());
+            for (EngineStore.FillRow f : fillRows) {
+                fills.add(EngineStore.toFill(f, symbols.get(f.symbol()).info.exchange(), region, durableMicros));
+                if (f.orderType() != OrderType.MARKET) {
+                    // a market order fills when placed, at a quote that may be older than the order
+                    metrics.tickerToFill.record(Math.max(0, durableMicros - f.tickerExchangeTimeMicros()),
+                            TimeUnit.MICROSECONDS);
+                }
+            }
+            for (LongConsumer answer : answers) {
+                answer.accept(durableMicros);
+            }
+            inFlight.hand(() -> publisher.send(fills, events), firstSequences, offsets, skipped);
+        };
     }
 
     /**
-     * Makes the group durable. With {@code logCustomerRows}, every statement goes in one slot of the
-     * engine log, a single-partition write, and the {@link Projection} writes them all to their
-     * tables later (this region's reads of the customers wait for it: {@link ProjectionBarrier}); a
-     * group whose slot would not fit in one batch, or with a statement the projection cannot time
-     * stamp, is written whole the older way once every logged group before it is projected.
-     * Otherwise: its customers' rows (orders, cash, holdings, transactions, inbox) and
-     * a log slot holding its symbol statements in one batch, the symbol statements then left to the
-     * {@link Projection}; a group whose symbol rows are of one symbol writes them with the rest. A group whose slot would not fit in one batch is written whole the older
-     * way ({@link BatchWriter#persistGroup}, through the journal when large) once every logged group
-     * before it is projected.
+     * The first ticker sequence of a symbol whose fills may not have reached Kafka, of the groups
+     * before this one: those Kafka has not acknowledged, else those still being written; null when none.
      */
-    private void persist(List<BoundStatement> statements, List<BoundStatement> progress, long timestamp)
+    private Long firstUnpublished(SymbolState s) {
+        Long first = inFlight.firstSequence(s);
+        return first != null ? first : writing.firstSequence(s);
+    }
+
+    /**
+     * Makes the group durable, then {@code visible} runs. With {@code logCustomerRows}, every
+     * statement goes in one slot of the engine log, a single-partition write started here and
+     * finished by {@link Writing} (the {@link Projection} writes the statements to their tables
+     * later; this region's reads of the customers wait for it: {@link ProjectionBarrier}); a group
+     * whose slot would not fit in one batch, or with a statement the projection cannot time stamp, is
+     * written whole the older way, on this thread, once every group before it is durable and every
+     * logged one projected. Otherwise {@link #persistWithSymbolLog}, on this thread too.
+     */
+    private void persist(List<BoundStatement> statements, List<BoundStatement> progress, long timestamp,
+                         Runnable visible, Map<SymbolState, Long> firstSequences, List<Command.TickerReceived> held)
             throws InterruptedException {
-        if (logCustomerRows) {
-            List<BoundStatement> all = new ArrayList<>(statements.size() + progress.size());
-            all.addAll(statements);
-            all.addAll(progress);
-            if (!all.isEmpty() && store.loggable(all)) {
-                long seq = nextSeq;
-                BoundStatement slot = slot(seq, timestamp, all);
-                if (slot != null && writer.fitsOneBatch(List.of(), slot)) {
-                    projection.awaitSlot(seq);
-                    writer.persistGroup(List.of(), List.of(slot), timestamp);
-                    countSlot();
-                    nextSeq = seq + 1;
-                    projection.add(new Projection.Logged(seq, timestamp, all));
-                    return;
-                }
-            }
-            if (all.isEmpty()) {
-                return;
-            }
-            projection.flush();
-            writer.persistGroup(statements, progress, timestamp);
+        if (!logCustomerRows) {
+            writing.drain();
+            long start = System.nanoTime();
+            persistWithSymbolLog(statements, progress, timestamp);
+            metrics.waitTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+            visible.run();
             return;
         }
+        List<BoundStatement> all = new ArrayList<>(statements.size() + progress.size());
+        all.addAll(statements);
+        all.addAll(progress);
+        if (all.isEmpty()) {
+            // nothing to write (answers that change nothing): visible after the groups before it
+            writing.add(new Writing.Pending(CompletableFuture.completedFuture(null), visible, firstSequences, held));
+            return;
+        }
+        if (store.loggable(all)) {
+            long seq = nextSeq;
+            BoundStatement slot = slot(seq, timestamp, all);
+            if (slot != null && writer.fitsOneBatch(List.of(), slot)) {
+                projection.awaitSlot(seq);
+                CompletableFuture<Void> write = writer.startSlot(slot, timestamp);
+                countSlot();
+                nextSeq = seq + 1;
+                writing.add(new Writing.Pending(write, () -> {
+                    writer.finishSlot(write, slot, timestamp);
+                    projection.add(new Projection.Logged(seq, timestamp, all));
+                    visible.run();
+                }, firstSequences, held));
+                return;
+            }
+        }
+        writing.drain();
+        long start = System.nanoTime();
+        projection.flush();
+        writer.persistGroup(statements, progress, timestamp);
+        metrics.waitTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+        visible.run();
+    }
+
+    /**
+     * Without {@code logCustomerRows}: the customers' rows and a log slot of the symbol statements in
+     * one logged batch, or the whole group written directly; on the engine thread, waiting.
+     */
+    private void persistWithSymbolLog(List<BoundStatement> statements, List<BoundStatement> progress, long timestamp)
+            throws InterruptedException {
         List<BoundStatement> customers = new ArrayList<>(statements.size());
         List<BoundStatement> symbolRows = new ArrayList<>(statements.size() + progress.size());
         for (BoundStatement s : statements) {

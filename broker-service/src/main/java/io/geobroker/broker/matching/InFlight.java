@@ -54,6 +54,7 @@ final class InFlight implements AutoCloseable {
     private final Collection<SymbolState> symbols;
     private final Timer publishTimer;
     private final int maxGroups;
+    private final Supplier<List<Command.TickerReceived>> heldByWrites;
     private final ArrayDeque<Sent> sent = new ArrayDeque<>();
     private final ExecutorService sender = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "fills-sender");
@@ -61,11 +62,21 @@ final class InFlight implements AutoCloseable {
         return t;
     });
 
-    InFlight(DurableOffsets offsets, Collection<SymbolState> symbols, Timer publishTimer) {
-        this(offsets, symbols, publishTimer, MAX_GROUPS);
+    /**
+     * @param heldByWrites the tickers whose offsets the groups still being written hold back
+     *                     ({@link Writing#held}): their symbols were released when the groups were committed
+     */
+    InFlight(DurableOffsets offsets, Collection<SymbolState> symbols, Timer publishTimer,
+             Supplier<List<Command.TickerReceived>> heldByWrites) {
+        this(offsets, symbols, publishTimer, MAX_GROUPS, heldByWrites);
     }
 
     InFlight(DurableOffsets offsets, Collection<SymbolState> symbols, Timer publishTimer, int maxGroups) {
+        this(offsets, symbols, publishTimer, maxGroups, List::of);
+    }
+
+    private InFlight(DurableOffsets offsets, Collection<SymbolState> symbols, Timer publishTimer, int maxGroups,
+                     Supplier<List<Command.TickerReceived>> heldByWrites) {
         if (maxGroups < 1) {
             throw new IllegalArgumentException("maxGroups must be at least 1, was " + maxGroups);
         }
@@ -73,6 +84,7 @@ final class InFlight implements AutoCloseable {
         this.symbols = symbols;
         this.publishTimer = publishTimer;
         this.maxGroups = maxGroups;
+        this.heldByWrites = heldByWrites;
     }
 
     boolean isEmpty() {
@@ -168,7 +180,7 @@ final class InFlight implements AutoCloseable {
 
     private void done(Sent group) {
         publishTimer.record(System.nanoTime() - group.handedNanos, TimeUnit.NANOSECONDS);
-        Map<String, Long> held = held(symbols);
+        Map<String, Long> held = held(symbols, heldByWrites.get());
         for (Command.TickerReceived t : group.offsets) {
             offsets.done(t.topic(), t.partition(), committable(held, t.topic(), t.partition(), t.offset() + 1));
         }
@@ -188,13 +200,25 @@ final class InFlight implements AutoCloseable {
      * so a restart reads that ticker again.
      */
     static Map<String, Long> held(Collection<SymbolState> symbols) {
+        return held(symbols, List.of());
+    }
+
+    /** {@link #held(Collection)} with the tickers the groups still being written hold back too. */
+    static Map<String, Long> held(Collection<SymbolState> symbols, List<Command.TickerReceived> heldByWrites) {
         Map<String, Long> held = new HashMap<>();
         for (SymbolState s : symbols) {
             if (s.firstHeld != null) {
-                held.merge(key(s.firstHeld.topic(), s.firstHeld.partition()), s.firstHeld.offset(), Math::min);
+                hold(held, s.firstHeld);
             }
         }
+        for (Command.TickerReceived t : heldByWrites) {
+            hold(held, t);
+        }
         return held;
+    }
+
+    private static void hold(Map<String, Long> held, Command.TickerReceived t) {
+        held.merge(key(t.topic(), t.partition()), t.offset(), Math::min);
     }
 
     /** The offset to commit for a partition whose records before {@code nextOffset} are done. */

@@ -156,7 +156,7 @@ final class OrderLifecycle {
             Outcomes.PlaceResult result = !existing.sameRequestAs(n) ? Outcomes.PlaceResult.CONFLICT
                     : existing.status() == OrderStatus.REJECTED ? Outcomes.PlaceResult.REJECTED
                     : Outcomes.PlaceResult.REPEATED;
-            group.completions.add(() -> command.result().complete(new Outcomes.Placement(result, existing, List.of())));
+            group.answer(() -> command.result().complete(new Outcomes.Placement(result, existing, List.of())));
             return;
         }
         SymbolState s = symbols.get(n.symbol().symbol());
@@ -184,10 +184,12 @@ final class OrderLifecycle {
         List<EngineStore.FillRow> fills = List.copyOf(group.fills.subList(fillsBefore, group.fills.size()));
         group.completions.add(() -> {
             Order snapshot = o.snapshot();
-            List<Fill> published = fills.stream()
-                    .map(f -> EngineStore.toFill(f, o.exchange, region, group.durableMicros)).toList();
-            command.result().complete(new Outcomes.Placement(snapshot.status() == OrderStatus.REJECTED
-                    ? Outcomes.PlaceResult.REJECTED : Outcomes.PlaceResult.CREATED, snapshot, published));
+            return durableMicros -> {
+                List<Fill> published = fills.stream()
+                        .map(f -> EngineStore.toFill(f, o.exchange, region, durableMicros)).toList();
+                command.result().complete(new Outcomes.Placement(snapshot.status() == OrderStatus.REJECTED
+                        ? Outcomes.PlaceResult.REJECTED : Outcomes.PlaceResult.CREATED, snapshot, published));
+            };
         });
     }
 
@@ -273,7 +275,7 @@ final class OrderLifecycle {
             Outcomes.Cancellation outcome = r != null && r.customerId.equals(c.customerId()) && !r.isLive()
                     ? new Outcomes.Cancellation(Outcomes.CancelResult.ALREADY_TERMINAL, r.snapshot())
                     : new Outcomes.Cancellation(Outcomes.CancelResult.NOT_FOUND, null);
-            group.completions.add(() -> c.result().complete(outcome));
+            group.answer(() -> c.result().complete(outcome));
             return;
         }
         symbols.get(o.symbol).book.remove(o);
@@ -281,8 +283,15 @@ final class OrderLifecycle {
         if (isTriggerOrder(o)) {
             triggerOrders.onCancelled(o);
         }
-        group.completions.add(() -> c.result().complete(
-                new Outcomes.Cancellation(Outcomes.CancelResult.CANCELLED, o.snapshot())));
+        answerCancelled(c, o);
+    }
+
+    /** Answers a cancel with the order as its group leaves it. */
+    private void answerCancelled(Command.Cancel c, OrderState o) {
+        group.completions.add(() -> {
+            Order snapshot = o.snapshot();
+            return durableMicros -> c.result().complete(new Outcomes.Cancellation(Outcomes.CancelResult.CANCELLED, snapshot));
+        });
     }
 
     /**
@@ -293,14 +302,13 @@ final class OrderLifecycle {
     private void cancelPending(Command.Cancel c) {
         Order p = c.pending();
         if (!p.customerId().equals(c.customerId()) || p.status() != OrderStatus.PENDING || !symbols.containsKey(p.symbol())) {
-            group.completions.add(() -> c.result().complete(new Outcomes.Cancellation(Outcomes.CancelResult.NOT_FOUND, null)));
+            group.answer(() -> c.result().complete(new Outcomes.Cancellation(Outcomes.CancelResult.NOT_FOUND, null)));
             return;
         }
         group.writeAfter(c.pendingWriteMicros());
         OrderState o = neverOpened(p, OrderStatus.CANCELLED);
         group.ended.add(o);
-        group.completions.add(() -> c.result().complete(
-                new Outcomes.Cancellation(Outcomes.CancelResult.CANCELLED, o.snapshot())));
+        answerCancelled(c, o);
     }
 
     /**
@@ -325,7 +333,7 @@ final class OrderLifecycle {
             Outcomes.Movement refused = new Outcomes.Movement(false, "insufficient cash: " + account.available + " "
                     + m.currency() + " minor units available, " + -m.amount() + " requested",
                     account.available, account.reserved);
-            group.completions.add(() -> m.result().complete(refused));
+            group.answer(() -> m.result().complete(refused));
             return;
         }
         account.available = Math.addExact(account.available, m.amount());
@@ -334,7 +342,7 @@ final class OrderLifecycle {
         group.transactions.add(store.transaction(m.customerId(), now, UUID.randomUUID(),
                 m.amount() >= 0 ? "DEPOSIT" : "WITHDRAWAL", m.currency(), m.amount(), null, null, null, null, region));
         Outcomes.Movement done = new Outcomes.Movement(true, null, account.available, account.reserved);
-        group.completions.add(() -> m.result().complete(done));
+        group.answer(() -> m.result().complete(done));
     }
 
     void onTransferShares(Command.TransferShares t) {
@@ -345,7 +353,7 @@ final class OrderLifecycle {
         group.transactions.add(store.transaction(t.customerId(), now(), UUID.randomUUID(), "TRANSFER_IN", s.currency,
                 0, t.symbol(), t.quantity(), null, null, region));
         Outcomes.Movement done = new Outcomes.Movement(true, null, h.available, h.reserved);
-        group.completions.add(() -> t.result().complete(done));
+        group.answer(() -> t.result().complete(done));
     }
 
     /**

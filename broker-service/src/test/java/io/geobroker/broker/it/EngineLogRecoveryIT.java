@@ -12,6 +12,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -44,6 +47,8 @@ class EngineLogRecoveryIT {
     private static final long QTY = 10;
     private static final long DEPOSIT = 100_000_000;
 
+    private static final Path BROKER_LOG = Path.of("target", "engine-log-recovery-broker.log");
+
     private TestStack stack;
     @AutoClose
     private BrokerProcess broker;
@@ -53,8 +58,7 @@ class EngineLogRecoveryIT {
     @BeforeAll
     void start(StackContext context) {
         stack = TestStack.of(context);
-        broker = new BrokerProcess(stack, "nvirginia", stack.testAddress(42),
-                Path.of("target", "engine-log-recovery-broker.log"),
+        broker = new BrokerProcess(stack, "nvirginia", stack.testAddress(42), BROKER_LOG,
                 Map.of("geobroker.engine.projection-interval", "1h", "geobroker.engine.min-logged-symbols", 1,
                         "geobroker.engine.log-customer-rows", true));
         broker.start();
@@ -162,6 +166,56 @@ class EngineLogRecoveryIT {
         long[] cash = api.cash(reader, "USD");
         assertThat(cash[1]).as("the order's reservation is read too").isPositive();
         assertThat(cash[0] + cash[1]).isEqualTo(DEPOSIT);
+    }
+
+    /**
+     * With several groups' writes under way, a SIGKILL can leave a later group's slot without an
+     * earlier one's. Nothing of that group was answered, and the start replays the log only up to
+     * the missing slot; the slot beyond it must go too, or it would pass for the group of its number
+     * once the new run's groups reach the slot before it (and a later start would replay it).
+     */
+    @Test
+    void a_slot_beyond_the_first_missing_one_is_deleted_at_start() throws Exception {
+        CqlSession session = stack.session("nvirginia");
+        String run = UUID.randomUUID().toString().substring(0, 6);
+        broker.api.customer("beyond" + run, DEPOSIT); // at least one group in the log
+        Row newest = session.execute(SimpleStatement.newInstance("SELECT slot, seq, statements, WRITETIME(statements) "
+                + "AS written FROM " + logTable() + " WHERE region = 'nvirginia'")).all().stream()
+                .filter(r -> !r.isNull("seq")).max(java.util.Comparator.comparingLong(r -> r.getLong("seq")))
+                .orElseThrow();
+        long stale = newest.getLong("seq") + 2; // the slot of seq + 1 is missing
+        ByteBuffer blob = newest.getByteBuffer("statements");
+        long written = newest.getLong("written") + 1;
+        broker.kill();
+        session.execute(SimpleStatement.newInstance("INSERT INTO " + logTable() + " (region, slot, seq, statements) "
+                + "VALUES ('nvirginia', ?, ?, ?) USING TIMESTAMP ?", slotOf(stale), stale, blob, written));
+        long deletionsLogged = linesWith(BROKER_LOG, "deleted the log slots a stopped broker left beyond group");
+
+        broker.start();
+
+        Row slot = session.execute(SimpleStatement.newInstance("SELECT seq, statements, WRITETIME(statements) AS "
+                + "written FROM " + logTable() + " WHERE region = 'nvirginia' AND slot = ?", slotOf(stale))).one();
+        assertThat(slot == null || slot.isNull("seq") || slot.getLong("written") > written
+                && !blob.equals(slot.getByteBuffer("statements")))
+                .as("group %d's slot is gone, or holds a group the new run wrote", stale).isTrue();
+        assertThat(linesWith(BROKER_LOG, "deleted the log slots a stopped broker left beyond group " + (stale - 2)))
+                .as("the start says what it deleted").isGreaterThan(0);
+        assertThat(linesWith(BROKER_LOG, "deleted the log slots a stopped broker left beyond group"))
+                .isEqualTo(deletionsLogged + 1);
+        BrokerApi.Response placed = broker.api.place(broker.api.customer("after" + run, DEPOSIT), "a-1", "MSFT", "BUY",
+                "LIMIT", QTY, "limitPrice", PRICE, "timeInForce", "GTC");
+        assertThat(placed.status()).as("the restarted engine takes orders: %s", placed.body()).isEqualTo(201);
+    }
+
+    /** The slot of group {@code seq} in the log's ring of 1,024 slots (EngineLog.SLOTS). */
+    private static int slotOf(long seq) {
+        return (int) Math.floorMod(seq, 1024L);
+    }
+
+    private static long linesWith(Path file, String text) throws IOException {
+        try (var lines = Files.lines(file)) {
+            return lines.filter(l -> l.contains(text)).count();
+        }
     }
 
     /**

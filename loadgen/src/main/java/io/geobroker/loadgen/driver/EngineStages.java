@@ -7,12 +7,14 @@ import java.util.TreeMap;
 /**
  * What a broker's matching engine did over the measured phase, from two readings of its
  * {@code geobroker_engine_stage_seconds} timers: how often it committed a group (one logged batch
- * each), how long a batch took, what share of the phase the engine spent waiting on batches, and how
+ * each), how long a batch took, what share of the phase the engine spent waiting on batches (its
+ * {@code wait} stage: with several groups' writes under way it waits only when they are as many as
+ * allowed; a broker without that stage waited for every batch, its {@code persist} stage), and how
  * long a ticker took from its exchange time to the broker's consumer ({@value #DELIVERY}) and then
  * waited from the consumer to the engine. One line of the report per region: where the
  * ticker-to-fill latency goes, the way to the broker, the queue and the batch.
  */
-public record EngineStages(double commits, double batchSeconds, BrokerHistogram batches, double statements,
+public record EngineStages(double commits, double batchSeconds, double waitSeconds, BrokerHistogram batches, double statements,
                            double partitions, double unreplicated, double tickers, double tickerWaitSeconds, BrokerHistogram tickerWaits,
                            BrokerHistogram deliveries, double elapsedSeconds, Projected projected) {
 
@@ -56,6 +58,8 @@ public record EngineStages(double commits, double batchSeconds, BrokerHistogram 
             return Optional.empty();
         }
         BrokerHistogram p = persist.get();
+        double waited = stage(after, "wait").flatMap(a -> stage(before, "wait").map(a::minus))
+                .map(BrokerHistogram::sumSeconds).orElse(p.sumSeconds());
         BrokerHistogram c = consume.get();
         double statements = Math.max(0, sum(after, STATEMENTS) - sum(before, STATEMENTS));
         double partitions = Math.max(0, sum(after, PARTITIONS) - sum(before, PARTITIONS));
@@ -68,7 +72,7 @@ public record EngineStages(double commits, double batchSeconds, BrokerHistogram 
                 Math.max(0, sum(after, PROJECTION_STATEMENTS) - sum(before, PROJECTION_STATEMENTS)),
                 Math.max(0, counter(after, PROJECTION_DROPPED) - counter(before, PROJECTION_DROPPED)));
         double unreplicated = Math.max(0, counter(after, UNREPLICATED) - counter(before, UNREPLICATED));
-        return Optional.of(new EngineStages(p.count(), p.sumSeconds(), p, statements, partitions, unreplicated, c.count(),
+        return Optional.of(new EngineStages(p.count(), p.sumSeconds(), waited, p, statements, partitions, unreplicated, c.count(),
                 c.sumSeconds(), c, deliveries, elapsedSeconds, projected));
     }
 
@@ -121,7 +125,7 @@ public record EngineStages(double commits, double batchSeconds, BrokerHistogram 
             line.append(" on average");
         }
         line.append(String.format(Locale.ROOT, ", waiting on batches %.0f %% of the time",
-                Math.min(100, batchSeconds / elapsedSeconds * 100)));
+                Math.min(100, waitSeconds / elapsedSeconds * 100)));
         if (tickers > 0) {
             line.append(String.format(Locale.ROOT, "; %.0f tickers/s, %.0f per commit, each",
                     tickers / elapsedSeconds, tickers / commits));

@@ -48,6 +48,28 @@ class EngineStagesTest {
     }
 
     @Test
+    void with_writes_under_way_side_by_side_the_engine_waits_only_for_its_wait_stage() {
+        // 120 batches taking 24 s in all, while the engine waited 1.2 s of the 60 (its pipeline full)
+        String before = page(100, 10, 100, 1_000, 20, 1_000) + waited(3.0);
+        String after = page(220, 34, 140, 5_800, 1_220, 2_200) + waited(4.2);
+
+        EngineStages e = EngineStages.between(before, after, 60).orElseThrow();
+
+        assertThat(e.batchSeconds()).isEqualTo(24);
+        assertThat(e.waitSeconds()).isCloseTo(1.2, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(e.describe()).startsWith("2.0 commits/s, logged batch mean 200 ms (p50 <= 500 ms, p99 <= 500 ms), "
+                + "waiting on batches 2 % of the time;");
+    }
+
+    private static String waited(double sum) {
+        return """
+                geobroker_engine_stage_seconds_bucket{region="nvirginia",stage="wait",le="+Inf"} 10.0
+                geobroker_engine_stage_seconds_count{region="nvirginia",stage="wait"} 10.0
+                geobroker_engine_stage_seconds_sum{region="nvirginia",stage="wait"} %s
+                """.formatted(sum);
+    }
+
+    @Test
     void the_statements_of_the_phase_are_shown_per_commit() {
         String before = page(100, 10, 100, 1_000, 20, 1_000) + statements(100, 30_000);
         String after = page(220, 34, 140, 5_800, 1_220, 2_200) + statements(220, 66_000);

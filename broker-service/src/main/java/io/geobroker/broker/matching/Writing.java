@@ -1,0 +1,141 @@
+package io.geobroker.broker.matching;
+
+import io.micrometer.core.instrument.Timer;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The groups whose writes are under way, oldest first, at most {@code maxGroups}: the engine goes
+ * on applying commands and writing the next groups while Cassandra answers, so the commits a second
+ * do not depend on how long one write takes (a remote DC, a busy node). A group is made visible
+ * (answered, its fills and order events handed to Kafka, its ticker offsets on their way to being
+ * committed) only once its own write and the writes of every group before it are durable, in the
+ * order the groups were built; a group whose write failed or timed out is written again first.
+ *
+ * <p>Memory runs ahead of Cassandra by the groups under way, and nothing of them is seen before
+ * they are durable. A crash may leave a later group's slot in the engine log without an earlier
+ * one's: a start replays the log only up to its first missing slot and clears what lies beyond it
+ * ({@link EngineLog#clearBeyond}), so a group no one was answered for never reappears.
+ */
+final class Writing {
+
+    /** A group whose write is under way: what makes it visible once the write has been answered. */
+    static final class Pending {
+        private final CompletableFuture<?> write;
+        private final Runnable durable;
+        private final Map<SymbolState, Long> firstSequences;
+        private final List<Command.TickerReceived> held;
+
+        /**
+         * @param write          completes (normally or not) once Cassandra has answered the write
+         * @param durable        run on the engine thread once it has, in group order: makes sure the
+         *                       group is durable (writing it again if the write failed), then makes it visible
+         * @param firstSequences the symbols the group fills, each with the first ticker sequence it fills at
+         * @param held           the first ticker each symbol the group writes held back from its offset
+         *                       commit: no offset at or past it may be committed until the group is durable
+         */
+        Pending(CompletableFuture<?> write, Runnable durable, Map<SymbolState, Long> firstSequences,
+                List<Command.TickerReceived> held) {
+            this.write = write;
+            this.durable = durable;
+            this.firstSequences = firstSequences;
+            this.held = held;
+        }
+    }
+
+    private final ArrayDeque<Pending> pending = new ArrayDeque<>();
+    private final int maxGroups;
+    private final Runnable wake;
+    private final Timer waitTimer;
+
+    /**
+     * @param maxGroups groups that may be under way at once; one more is built meanwhile
+     * @param wake      called (on a driver thread) when a write is answered: wakes the engine
+     * @param waitTimer the time the engine spends waiting for writes
+     */
+    Writing(int maxGroups, Runnable wake, Timer waitTimer) {
+        if (maxGroups < 1 || maxGroups > EngineLog.MAX_GROUPS_IN_FLIGHT) {
+            throw new IllegalArgumentException("groups in flight must be from 1 to " + EngineLog.MAX_GROUPS_IN_FLIGHT
+                    + ", was " + maxGroups);
+        }
+        this.maxGroups = maxGroups;
+        this.wake = wake;
+        this.waitTimer = waitTimer;
+    }
+
+    boolean isEmpty() {
+        return pending.isEmpty();
+    }
+
+    int size() {
+        return pending.size();
+    }
+
+    /** A group whose write has started; waits first (answering the oldest) while {@code maxGroups} are under way. */
+    void add(Pending group) throws InterruptedException {
+        answerWritten();
+        while (pending.size() >= maxGroups) {
+            answerOldest();
+        }
+        pending.addLast(group);
+        group.write.whenComplete((result, failure) -> wake.run());
+    }
+
+    /** Makes visible the groups at the head whose writes have been answered; never waits for one. */
+    void answerWritten() {
+        while (!pending.isEmpty() && pending.peekFirst().write.isDone()) {
+            pending.removeFirst().durable.run();
+        }
+    }
+
+    /** Waits for every group under way and makes them visible: before a write that is not a log slot. */
+    void drain() throws InterruptedException {
+        while (!pending.isEmpty()) {
+            answerOldest();
+        }
+    }
+
+    private void answerOldest() throws InterruptedException {
+        Pending head = pending.peekFirst();
+        if (!head.write.isDone()) {
+            long start = System.nanoTime();
+            try {
+                head.write.get();
+            } catch (ExecutionException e) {
+                // its durable step writes it again
+            } finally {
+                waitTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+            }
+        }
+        pending.removeFirst().durable.run();
+    }
+
+    /** The first ticker sequence the oldest group under way that fills the symbol fills it at, or null. */
+    Long firstSequence(SymbolState s) {
+        for (Pending g : pending) {
+            Long first = g.firstSequences.get(s);
+            if (first != null) {
+                return first;
+            }
+        }
+        return null;
+    }
+
+    /** The tickers whose offsets the groups under way hold back (see {@link InFlight#held}). */
+    List<Command.TickerReceived> held() {
+        if (pending.isEmpty()) {
+            return List.of();
+        }
+        List<Command.TickerReceived> held = new ArrayList<>();
+        for (Pending g : pending) {
+            held.addAll(g.held);
+        }
+        return held;
+    }
+}
