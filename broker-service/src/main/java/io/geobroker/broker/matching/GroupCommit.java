@@ -188,10 +188,7 @@ final class GroupCommit {
                          Runnable visible, Map<SymbolState, Long> firstSequences, List<Command.TickerReceived> held)
             throws InterruptedException {
         if (!logCustomerRows) {
-            writing.drain();
-            long start = System.nanoTime();
-            persistWithSymbolLog(statements, progress, timestamp);
-            metrics.waitTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+            writing.writeNow(held, () -> persistWithSymbolLog(statements, progress, timestamp));
             visible.run();
             return;
         }
@@ -219,11 +216,10 @@ final class GroupCommit {
                 return;
             }
         }
-        writing.drain();
-        long start = System.nanoTime();
-        projection.flush();
-        writer.persistGroup(statements, progress, timestamp);
-        metrics.waitTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+        writing.writeNow(held, () -> {
+            projection.flush();
+            writer.persistGroup(statements, progress, timestamp);
+        });
         visible.run();
     }
 

@@ -49,7 +49,14 @@ final class Writing {
         }
     }
 
+    /** How a group written the older way is written, on the engine thread. */
+    interface Write {
+        void run() throws InterruptedException;
+    }
+
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
+    /** The tickers a group being written the older way holds back ({@link #writeNow}). */
+    private List<Command.TickerReceived> heldByWriteNow = List.of();
     private final int maxGroups;
     private final Runnable wake;
     private final Timer waitTimer;
@@ -77,14 +84,35 @@ final class Writing {
         return pending.size();
     }
 
-    /** A group whose write has started; waits first (answering the oldest) while {@code maxGroups} are under way. */
+    /**
+     * A group whose write has started; then waits (making the oldest visible) while more than
+     * {@code maxGroups} are under way. The group is counted first: what it holds back stays held
+     * while the groups before it become visible.
+     */
     void add(Pending group) throws InterruptedException {
-        answerWritten();
-        while (pending.size() >= maxGroups) {
-            answerOldest();
-        }
         pending.addLast(group);
         group.write.whenComplete((result, failure) -> wake.run());
+        answerWritten();
+        while (pending.size() > maxGroups) {
+            answerOldest();
+        }
+    }
+
+    /**
+     * A group written the older way: every group under way is made visible first (its write must
+     * not overtake theirs, nor a later group's write overtake its own), then {@code write} runs on
+     * this thread. Its {@code held} tickers stay held meanwhile, as a group under way's do.
+     */
+    void writeNow(List<Command.TickerReceived> held, Write write) throws InterruptedException {
+        heldByWriteNow = held;
+        try {
+            drain();
+            long start = System.nanoTime();
+            write.run();
+            waitTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+        } finally {
+            heldByWriteNow = List.of();
+        }
     }
 
     /** Makes visible the groups at the head whose writes have been answered; never waits for one. */
@@ -94,8 +122,8 @@ final class Writing {
         }
     }
 
-    /** Waits for every group under way and makes them visible: before a write that is not a log slot. */
-    void drain() throws InterruptedException {
+    /** Waits for every group under way and makes them visible. */
+    private void drain() throws InterruptedException {
         while (!pending.isEmpty()) {
             answerOldest();
         }
@@ -130,9 +158,9 @@ final class Writing {
     /** The tickers whose offsets the groups under way hold back (see {@link InFlight#held}). */
     List<Command.TickerReceived> held() {
         if (pending.isEmpty()) {
-            return List.of();
+            return heldByWriteNow;
         }
-        List<Command.TickerReceived> held = new ArrayList<>();
+        List<Command.TickerReceived> held = new ArrayList<>(heldByWriteNow);
         for (Pending g : pending) {
             held.addAll(g.held);
         }

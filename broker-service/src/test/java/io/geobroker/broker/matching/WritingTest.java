@@ -92,7 +92,7 @@ class WritingTest {
     }
 
     @Test
-    void drain_waits_for_every_write_under_way() throws Exception {
+    void a_group_written_the_older_way_waits_for_every_write_under_way_then_writes() throws Exception {
         Writing writing = writing(4);
         CompletableFuture<Void> first = new CompletableFuture<>();
         CompletableFuture<Void> second = new CompletableFuture<>();
@@ -103,10 +103,32 @@ class WritingTest {
             second.complete(null);
         }, CompletableFuture.delayedExecutor(50, TimeUnit.MILLISECONDS));
 
-        writing.drain();
+        writing.writeNow(List.of(), () -> visible.add("g3 written"));
 
-        assertThat(visible).containsExactly("g1", "g2");
+        assertThat(visible).containsExactly("g1", "g2", "g3 written");
         assertThat(writing.isEmpty()).isTrue();
+    }
+
+    @Test
+    void a_group_holds_its_tickers_back_while_the_groups_before_it_become_visible() throws Exception {
+        Command.TickerReceived quote = new Command.TickerReceived(null, "tickers.NASDAQ", 0, 110, 0);
+        List<List<Command.TickerReceived>> heldWhenVisible = new ArrayList<>();
+        Writing writing = writing(1);
+        CompletableFuture<Void> first = new CompletableFuture<>();
+        writing.add(new Writing.Pending(first, () -> heldWhenVisible.add(writing.held()), Map.of(), List.of()));
+        first.complete(null);
+        // g2 released its symbol's held ticker when committed: g1's offsets must still stop before it
+        writing.add(new Writing.Pending(new CompletableFuture<>(), () -> { }, Map.of(), List.of(quote)));
+        assertThat(heldWhenVisible).containsExactly(List.of(quote));
+
+        CompletableFuture<Void> third = new CompletableFuture<>();
+        Writing other = writing(4);
+        other.add(new Writing.Pending(third, () -> heldWhenVisible.add(other.held()), Map.of(), List.of()));
+        third.complete(null);
+        other.writeNow(List.of(quote), () -> heldWhenVisible.add(other.held()));
+        assertThat(heldWhenVisible).as("while the groups before it become visible and while it is written")
+                .containsExactly(List.of(quote), List.of(quote), List.of(quote));
+        assertThat(other.held()).as("once written").isEmpty();
     }
 
     @Test
