@@ -197,7 +197,7 @@ final class GroupCommit {
         all.addAll(progress);
         if (all.isEmpty()) {
             // nothing to write (answers that change nothing): visible after the groups before it
-            writing.add(new Writing.Pending(CompletableFuture.completedFuture(null), visible, firstSequences, held));
+            writing.add(() -> CompletableFuture.completedFuture(null), written -> visible.run(), firstSequences, held);
             return;
         }
         if (store.loggable(all)) {
@@ -205,14 +205,13 @@ final class GroupCommit {
             BoundStatement slot = slot(seq, timestamp, all);
             if (slot != null && writer.fitsOneBatch(List.of(), slot)) {
                 projection.awaitSlot(seq);
-                CompletableFuture<Void> write = writer.startSlot(slot, timestamp);
-                countSlot();
-                nextSeq = seq + 1;
-                writing.add(new Writing.Pending(write, () -> {
-                    writer.finishSlot(write, slot, timestamp);
+                writing.add(() -> writer.startSlot(slot, timestamp), written -> {
+                    writer.finishSlot(written, slot, timestamp);
                     projection.add(new Projection.Logged(seq, timestamp, all));
                     visible.run();
-                }, firstSequences, held));
+                }, firstSequences, held);
+                countSlot();
+                nextSeq = seq + 1;
                 return;
             }
         }

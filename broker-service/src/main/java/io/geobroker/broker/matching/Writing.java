@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The groups whose writes are under way, oldest first, at most {@code maxGroups}: the engine goes
@@ -25,28 +27,9 @@ import java.util.concurrent.TimeUnit;
  */
 final class Writing {
 
-    /** A group whose write is under way: what makes it visible once the write has been answered. */
-    static final class Pending {
-        private final CompletableFuture<?> write;
-        private final Runnable durable;
-        private final Map<SymbolState, Long> firstSequences;
-        private final List<Command.TickerReceived> held;
-
-        /**
-         * @param write          completes (normally or not) once Cassandra has answered the write
-         * @param durable        run on the engine thread once it has, in group order: makes sure the
-         *                       group is durable (writing it again if the write failed), then makes it visible
-         * @param firstSequences the symbols the group fills, each with the first ticker sequence it fills at
-         * @param held           the first ticker each symbol the group writes held back from its offset
-         *                       commit: no offset at or past it may be committed until the group is durable
-         */
-        Pending(CompletableFuture<?> write, Runnable durable, Map<SymbolState, Long> firstSequences,
-                List<Command.TickerReceived> held) {
-            this.write = write;
-            this.durable = durable;
-            this.firstSequences = firstSequences;
-            this.held = held;
-        }
+    /** A group whose write is under way: what makes it visible once the write has been answered ({@link #add}). */
+    private record Pending(CompletableFuture<Void> write, Runnable durable, Map<SymbolState, Long> firstSequences,
+                           List<Command.TickerReceived> held) {
     }
 
     /** How a group written the older way is written, on the engine thread. */
@@ -55,8 +38,11 @@ final class Writing {
     }
 
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
-    /** The tickers a group being written the older way holds back ({@link #writeNow}). */
-    private List<Command.TickerReceived> heldByWriteNow = List.of();
+    /**
+     * The tickers the group about to be written holds back while it waits for room or for the groups
+     * before it ({@link #add}, {@link #writeNow}).
+     */
+    private List<Command.TickerReceived> heldByNext = List.of();
     private final int maxGroups;
     private final Runnable wake;
     private final Timer waitTimer;
@@ -85,17 +71,31 @@ final class Writing {
     }
 
     /**
-     * A group whose write has started; then waits (making the oldest visible) while more than
-     * {@code maxGroups} are under way. The group is counted first: what it holds back stays held
-     * while the groups before it become visible.
+     * A group to write: waits (making the oldest visible) while {@code maxGroups} are under way, then
+     * starts its write. What the group holds back stays held while the groups before it become visible.
+     *
+     * @param start          starts the write; its future completes (normally or not) once Cassandra has answered
+     * @param durable        given that future, run on the engine thread once it has, in group order:
+     *                       makes sure the group is durable (writing it again if the write failed),
+     *                       then makes it visible
+     * @param firstSequences the symbols the group fills, each with the first ticker sequence it fills at
+     * @param held           the first ticker each symbol the group writes held back from its offset
+     *                       commit: no offset at or past it may be committed until the group is durable
      */
-    void add(Pending group) throws InterruptedException {
-        pending.addLast(group);
-        group.write.whenComplete((result, failure) -> wake.run());
-        answerWritten();
-        while (pending.size() > maxGroups) {
-            answerOldest();
+    void add(Supplier<CompletableFuture<Void>> start, Consumer<CompletableFuture<Void>> durable,
+             Map<SymbolState, Long> firstSequences, List<Command.TickerReceived> held) throws InterruptedException {
+        heldByNext = held;
+        try {
+            answerWritten();
+            while (pending.size() >= maxGroups) {
+                answerOldest();
+            }
+        } finally {
+            heldByNext = List.of();
         }
+        CompletableFuture<Void> write = start.get();
+        pending.addLast(new Pending(write, () -> durable.accept(write), firstSequences, held));
+        write.whenComplete((result, failure) -> wake.run());
     }
 
     /**
@@ -104,21 +104,21 @@ final class Writing {
      * this thread. Its {@code held} tickers stay held meanwhile, as a group under way's do.
      */
     void writeNow(List<Command.TickerReceived> held, Write write) throws InterruptedException {
-        heldByWriteNow = held;
+        heldByNext = held;
         try {
             drain();
             long start = System.nanoTime();
             write.run();
             waitTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
         } finally {
-            heldByWriteNow = List.of();
+            heldByNext = List.of();
         }
     }
 
     /** Makes visible the groups at the head whose writes have been answered; never waits for one. */
     void answerWritten() {
-        while (!pending.isEmpty() && pending.peekFirst().write.isDone()) {
-            pending.removeFirst().durable.run();
+        while (!pending.isEmpty() && pending.peekFirst().write().isDone()) {
+            pending.removeFirst().durable().run();
         }
     }
 
@@ -131,23 +131,23 @@ final class Writing {
 
     private void answerOldest() throws InterruptedException {
         Pending head = pending.peekFirst();
-        if (!head.write.isDone()) {
+        if (!head.write().isDone()) {
             long start = System.nanoTime();
             try {
-                head.write.get();
+                head.write().get();
             } catch (ExecutionException e) {
                 // its durable step writes it again
             } finally {
                 waitTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
             }
         }
-        pending.removeFirst().durable.run();
+        pending.removeFirst().durable().run();
     }
 
     /** The first ticker sequence the oldest group under way that fills the symbol fills it at, or null. */
     Long firstSequence(SymbolState s) {
         for (Pending g : pending) {
-            Long first = g.firstSequences.get(s);
+            Long first = g.firstSequences().get(s);
             if (first != null) {
                 return first;
             }
@@ -158,11 +158,11 @@ final class Writing {
     /** The tickers whose offsets the groups under way hold back (see {@link InFlight#held}). */
     List<Command.TickerReceived> held() {
         if (pending.isEmpty()) {
-            return heldByWriteNow;
+            return heldByNext;
         }
-        List<Command.TickerReceived> held = new ArrayList<>(heldByWriteNow);
+        List<Command.TickerReceived> held = new ArrayList<>(heldByNext);
         for (Pending g : pending) {
-            held.addAll(g.held);
+            held.addAll(g.held());
         }
         return held;
     }

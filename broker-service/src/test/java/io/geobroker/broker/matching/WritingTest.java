@@ -23,8 +23,9 @@ class WritingTest {
         return new Writing(maxGroups, wakes::incrementAndGet, new SimpleMeterRegistry().timer("wait"));
     }
 
-    private Writing.Pending group(String name, CompletableFuture<?> write) {
-        return new Writing.Pending(write, () -> visible.add(name), Map.of(), List.of());
+    /** Adds a group whose write is {@code write}, made visible under {@code name}. */
+    private void add(Writing writing, String name, CompletableFuture<Void> write) throws InterruptedException {
+        writing.add(() -> write, written -> visible.add(name), Map.of(), List.of());
     }
 
     @Test
@@ -34,9 +35,9 @@ class WritingTest {
         CompletableFuture<Void> first = new CompletableFuture<>();
         CompletableFuture<Void> second = new CompletableFuture<>();
         CompletableFuture<Void> third = new CompletableFuture<>();
-        writing.add(group("g1", first));
-        writing.add(group("g2", second));
-        writing.add(group("g3", third));
+        add(writing, "g1", first);
+        add(writing, "g2", second);
+        add(writing, "g3", third);
 
         second.complete(null);
         third.complete(null);
@@ -56,26 +57,31 @@ class WritingTest {
             throws InterruptedException {
         Writing writing = writing(8);
         CompletableFuture<Void> failed = new CompletableFuture<>();
-        writing.add(new Writing.Pending(failed, () -> visible.add("g1 written again, then visible"), Map.of(), List.of()));
-        writing.add(group("g2", CompletableFuture.completedFuture(null)));
+        writing.add(() -> failed, written -> visible.add(written.isCompletedExceptionally()
+                ? "g1 failed: written again, then visible" : "g1"), Map.of(), List.of());
+        add(writing, "g2", CompletableFuture.completedFuture(null));
 
         failed.completeExceptionally(new IllegalStateException("write timeout"));
         writing.answerWritten();
 
-        assertThat(visible).containsExactly("g1 written again, then visible", "g2");
+        assertThat(visible).containsExactly("g1 failed: written again, then visible", "g2");
     }
 
     @Test
-    void a_full_pipeline_waits_for_its_oldest_write_before_taking_another_group() throws Exception {
+    void a_full_pipeline_waits_for_its_oldest_write_before_starting_another() throws Exception {
         Writing writing = writing(2);
         CompletableFuture<Void> first = new CompletableFuture<>();
-        writing.add(group("g1", first));
-        writing.add(group("g2", new CompletableFuture<>()));
+        add(writing, "g1", first);
+        add(writing, "g2", new CompletableFuture<>());
 
         CountDownLatch added = new CountDownLatch(1);
+        AtomicInteger started = new AtomicInteger();
         Thread engine = new Thread(() -> {
             try {
-                writing.add(group("g3", new CompletableFuture<>()));
+                writing.add(() -> {
+                    started.incrementAndGet();
+                    return new CompletableFuture<>();
+                }, written -> visible.add("g3"), Map.of(), List.of());
                 added.countDown();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -83,10 +89,12 @@ class WritingTest {
         });
         engine.start();
         assertThat(added.await(200, TimeUnit.MILLISECONDS)).as("g3 waits while two groups are under way").isFalse();
+        assertThat(started).as("its write not started").hasValue(0);
 
         first.complete(null);
         assertThat(added.await(10, TimeUnit.SECONDS)).as("g3 taken once g1 is durable").isTrue();
         engine.join();
+        assertThat(started).hasValue(1);
         assertThat(visible).containsExactly("g1");
         assertThat(writing.size()).isEqualTo(2);
     }
@@ -96,8 +104,8 @@ class WritingTest {
         Writing writing = writing(4);
         CompletableFuture<Void> first = new CompletableFuture<>();
         CompletableFuture<Void> second = new CompletableFuture<>();
-        writing.add(group("g1", first));
-        writing.add(group("g2", second));
+        add(writing, "g1", first);
+        add(writing, "g2", second);
         CompletableFuture.runAsync(() -> {
             first.complete(null);
             second.complete(null);
@@ -115,15 +123,15 @@ class WritingTest {
         List<List<Command.TickerReceived>> heldWhenVisible = new ArrayList<>();
         Writing writing = writing(1);
         CompletableFuture<Void> first = new CompletableFuture<>();
-        writing.add(new Writing.Pending(first, () -> heldWhenVisible.add(writing.held()), Map.of(), List.of()));
+        writing.add(() -> first, written -> heldWhenVisible.add(writing.held()), Map.of(), List.of());
         first.complete(null);
         // g2 released its symbol's held ticker when committed: g1's offsets must still stop before it
-        writing.add(new Writing.Pending(new CompletableFuture<>(), () -> { }, Map.of(), List.of(quote)));
+        writing.add(CompletableFuture::new, written -> { }, Map.of(), List.of(quote));
         assertThat(heldWhenVisible).containsExactly(List.of(quote));
 
         CompletableFuture<Void> third = new CompletableFuture<>();
         Writing other = writing(4);
-        other.add(new Writing.Pending(third, () -> heldWhenVisible.add(other.held()), Map.of(), List.of()));
+        other.add(() -> third, written -> heldWhenVisible.add(other.held()), Map.of(), List.of());
         third.complete(null);
         other.writeNow(List.of(quote), () -> heldWhenVisible.add(other.held()));
         assertThat(heldWhenVisible).as("while the groups before it become visible and while it is written")
@@ -139,9 +147,8 @@ class WritingTest {
         Command.TickerReceived held2 = new Command.TickerReceived(null, "tickers.NASDAQ", 0, 9, 0);
         Writing writing = writing(4);
         CompletableFuture<Void> first = new CompletableFuture<>();
-        writing.add(new Writing.Pending(first, () -> { }, Map.of(aapl, 40L), List.of(held1)));
-        writing.add(new Writing.Pending(new CompletableFuture<>(), () -> { }, Map.of(aapl, 44L, msft, 50L),
-                List.of(held2)));
+        writing.add(() -> first, written -> { }, Map.of(aapl, 40L), List.of(held1));
+        writing.add(CompletableFuture::new, written -> { }, Map.of(aapl, 44L, msft, 50L), List.of(held2));
 
         assertThat(writing.firstSequence(aapl)).as("the oldest group under way that fills AAPL").isEqualTo(40L);
         assertThat(writing.firstSequence(msft)).isEqualTo(50L);
