@@ -23,12 +23,19 @@ import java.util.Map;
  * proportion to the book, a move costs at most 1 / {@link #TOMBSTONES_PER_RESTING_ORDER} row
  * writes per deletion, and a read at most that many tombstones per live row.
  *
- * <p>Before the group is written, the orders resting after the group are copied into the next
- * generation (cleared first only if an interrupted earlier move left rows there); nothing reads it
- * yet. The group itself then switches symbol_state to it and deletes every older generation with one
+ * <p>The orders resting after the group are copied into the next generation, which nothing reads
+ * yet; the group itself switches symbol_state to it and deletes every older generation with one
  * range deletion, atomically with its fills: a crash before that leaves the old generation in use
  * and the copy unused. Each such deletion covers the previous one, so the partition keeps one range
  * tombstone, below the slice that is read.
+ *
+ * <p>Where the copy is written: a symbol's first move after the engine started reads the generation
+ * it moves to, clears it if an interrupted move of an earlier run left rows there, and writes the
+ * copy before the group, on the engine thread. Every later move hands the copy's rows to the group
+ * ({@link Moves#copies}): they go in its log slot, atomic with the switch, and the engine does not
+ * wait for them; a group written the older way writes them first, once every group before it is
+ * durable. So a move that a crash interrupts leaves rows only in the generation after the durable
+ * one, which the next run's first move of the symbol finds.
  */
 final class Generations {
 
@@ -63,19 +70,32 @@ final class Generations {
     }
 
     /**
-     * Moves the symbols that must move before the group is written.
-     *
-     * @return the symbols moved, each with the generation the group drops
+     * The symbols a group moves, each with the generation it drops, and the copies' rows the group
+     * writes ({@link #writeCopies} before it, unless they go in its log slot).
      */
-    Map<SymbolState, Integer> moveBeforeTombstonesPileUp(Collection<OrderState> groupOrders) {
+    record Moves(Map<SymbolState, Integer> dropped, List<BoundStatement> copies) {
+    }
+
+    /** Moves the symbols that must move with the group (see the class comment for where each copy goes). */
+    Moves moveBeforeTombstonesPileUp(Collection<OrderState> groupOrders) {
         Map<SymbolState, Integer> moved = new HashMap<>();
+        List<BoundStatement> copies = new ArrayList<>();
         deletions(groupOrders, symbols).forEach((s, count) -> {
             if (mustMove(s.deletions + count, s.book.size(), deletionsPerGeneration)) {
                 moved.put(s, s.generation);
-                copyToNextGeneration(s);
+                copyToNextGeneration(s, copies);
             }
         });
-        return moved;
+        return new Moves(moved, copies);
+    }
+
+    /** Writes copies' rows, one partition's chunks at a time, waiting for each. */
+    void writeCopies(List<BoundStatement> copies) {
+        for (List<BoundStatement> partition : BatchWriter.byPartition(copies, BoundStatement::getRoutingKey)) {
+            for (List<BoundStatement> chunk : BatchWriter.chunks(partition, store::sizeOf, COPY_BATCH_BYTES)) {
+                writer.persistPartition(chunk, writeClock.next());
+            }
+        }
     }
 
     /** Per symbol, the rows of its current generation the group's orders delete. */
@@ -133,18 +153,25 @@ final class Generations {
         });
     }
 
-    private void copyToNextGeneration(SymbolState s) {
+    /**
+     * Copies the symbol's resting orders into its next generation: at its first move since the start
+     * written now, else their rows added to {@code copies}.
+     */
+    private void copyToNextGeneration(SymbolState s, List<BoundStatement> copies) {
         int next = s.generation + 1;
-        if (!store.openOrders(s.symbol(), next).isEmpty()) {
-            // left by a move a crash interrupted: those rows may be of orders that have left the book since
-            writer.persistPartition(List.of(store.deleteGeneration(s.symbol(), next)), writeClock.next());
-        }
         List<BoundStatement> rows = new ArrayList<>(s.book.size());
         for (OrderState o : s.book.orders()) {
             rows.add(store.openOrder(o, next));
         }
-        for (List<BoundStatement> chunk : BatchWriter.chunks(rows, store::sizeOf, COPY_BATCH_BYTES)) {
-            writer.persistPartition(chunk, writeClock.next());
+        if (s.movedSinceStart) {
+            copies.addAll(rows);
+        } else {
+            if (!store.openOrders(s.symbol(), next).isEmpty()) {
+                // left by a move a crash interrupted: those rows may be of orders that have left the book since
+                writer.persistPartition(List.of(store.deleteGeneration(s.symbol(), next)), writeClock.next());
+            }
+            writeCopies(rows);
+            s.movedSinceStart = true;
         }
         s.generation = next;
         s.deletions = 0;

@@ -13,7 +13,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -80,13 +79,13 @@ final class GroupCommit {
     void commit() throws InterruptedException {
         long timestamp = group.timestampMicros();
         List<BoundStatement> statements = new ArrayList<>();
-        Map<SymbolState, Integer> moved = generations.moveBeforeTombstonesPileUp(group.orders.values());
+        Generations.Moves moves = generations.moveBeforeTombstonesPileUp(group.orders.values());
         for (OrderState o : group.orders.values()) {
             statements.addAll(store.order(o));
             o.rowWritten = true;
-            generations.openOrderChanges(o, moved, statements, group);
+            generations.openOrderChanges(o, moves.dropped(), statements, group);
         }
-        generations.dropMoved(moved, statements, group);
+        generations.dropMoved(moves.dropped(), statements, group);
         for (CashAccount c : group.cash) {
             statements.add(store.cash(c));
         }
@@ -124,10 +123,11 @@ final class GroupCommit {
             }
             s.release();
         }
-        Runnable visible = visible();
-        Map<SymbolState, Long> firstSequences = new HashMap<>(group.fillSymbols);
+        // read only from here on: by the writes under way and, once visible, by the fills in Kafka's hands
+        Map<SymbolState, Long> firstSequences = Map.copyOf(group.fillSymbols);
+        Runnable visible = visible(firstSequences);
         group.clear();
-        persist(statements, progress, timestamp, visible, firstSequences, held);
+        persist(moves.copies(), statements, progress, timestamp, visible, firstSequences, held);
     }
 
     /**
@@ -135,7 +135,7 @@ final class GroupCommit {
      * the next groups meanwhile): its REST answers (prepared now, from the state it leaves), its fills
      * and order events handed to Kafka, its ticker offsets released once Kafka has them.
      */
-    private Runnable visible() {
+    private Runnable visible(Map<SymbolState, Long> firstSequences) {
         List<EngineStore.FillRow> fillRows = new ArrayList<>(group.fills);
         List<OrderEvent> events = new ArrayList<>(group.ended.size());
         for (OrderState o : group.ended) {
@@ -145,7 +145,6 @@ final class GroupCommit {
         for (Group.Answer completion : group.completions) {
             answers.add(completion.prepare());
         }
-        Map<SymbolState, Long> firstSequences = new HashMap<>(group.fillSymbols);
         List<Command.TickerReceived> offsets = new ArrayList<>(group.offsets);
         List<Command.Skipped> skipped = new ArrayList<>(group.skipped);
         return () -> {
@@ -177,22 +176,28 @@ final class GroupCommit {
 
     /**
      * Makes the group durable, then {@code visible} runs. With {@code logCustomerRows}, every
-     * statement goes in one slot of the engine log, a single-partition write started here and
-     * finished by {@link Writing} (the {@link Projection} writes the statements to their tables
-     * later; this region's reads of the customers wait for it: {@link ProjectionBarrier}); a group
+     * statement (the moved symbols' copies first) goes in one slot of the engine log, a
+     * single-partition write started here and finished by {@link Writing} (the {@link Projection}
+     * writes the statements to their tables later; this region's reads of the customers wait for
+     * it: {@link ProjectionBarrier}); a group
      * whose slot would not fit in one batch, or with a statement the projection cannot time stamp, is
      * written whole the older way, on this thread, once every group before it is durable and every
-     * logged one projected. Otherwise {@link #persistWithSymbolLog}, on this thread too.
+     * logged one projected. Otherwise {@link #persistWithSymbolLog}, on this thread too. Outside the
+     * log, the copies are written before the group.
      */
-    private void persist(List<BoundStatement> statements, List<BoundStatement> progress, long timestamp,
-                         Runnable visible, Map<SymbolState, Long> firstSequences, List<Command.TickerReceived> held)
+    private void persist(List<BoundStatement> copies, List<BoundStatement> statements, List<BoundStatement> progress,
+                         long timestamp, Runnable visible, Map<SymbolState, Long> firstSequences, List<Command.TickerReceived> held)
             throws InterruptedException {
         if (!logCustomerRows) {
-            writing.writeNow(held, () -> persistWithSymbolLog(statements, progress, timestamp));
+            writing.writeNow(held, () -> {
+                generations.writeCopies(copies);
+                persistWithSymbolLog(statements, progress, timestamp);
+            });
             visible.run();
             return;
         }
-        List<BoundStatement> all = new ArrayList<>(statements.size() + progress.size());
+        List<BoundStatement> all = new ArrayList<>(copies.size() + statements.size() + progress.size());
+        all.addAll(copies);
         all.addAll(statements);
         all.addAll(progress);
         if (all.isEmpty()) {
@@ -217,6 +222,7 @@ final class GroupCommit {
         }
         writing.writeNow(held, () -> {
             projection.flush();
+            generations.writeCopies(copies);
             writer.persistGroup(statements, progress, timestamp);
         });
         visible.run();

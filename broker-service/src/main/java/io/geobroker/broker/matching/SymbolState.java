@@ -13,6 +13,11 @@ final class SymbolState {
 
     int generation;
     int deletions;
+    /**
+     * Whether the symbol moved to a new generation since the engine started: only a first move may
+     * find rows an interrupted move left in the generation it moves to ({@link Generations}).
+     */
+    boolean movedSinceStart;
     long lastTickerSequence = -1;
     long nextOrderSequence;
     long lastGroupFirstSequence = -1;

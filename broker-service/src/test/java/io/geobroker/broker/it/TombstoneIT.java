@@ -69,6 +69,7 @@ class TombstoneIT {
     private static final Pattern READ = Pattern.compile("Read (\\d+) live rows? and (\\d+) tombstone cells?");
 
     private TestStack stack;
+    private Map<String, Object> properties;
     @AutoClose
     private InProcessBroker broker;
     @AutoClose
@@ -79,7 +80,7 @@ class TombstoneIT {
     @BeforeAll
     void start(StackContext context) {
         stack = TestStack.of(context);
-        Map<String, Object> properties = new HashMap<>(Map.of(
+        properties = new HashMap<>(Map.of(
                 "geobroker.engine.deletions-per-generation", DELETIONS_PER_GENERATION));
         if (FILLS > 1_000) {
             // Large runs: big groups for the many concurrent placements; a round's fill group (about
@@ -189,6 +190,16 @@ class TombstoneIT {
         assertThat(below).as("no fill below the point a restart republishes from").isZero();
         assertThat(kept).as("the symbol's partition keeps the fills a restart may publish again, not all")
                 .isPositive().isLessThan(FILLS);
+
+        // A symbol's moves after its first since the start went in their groups' log slots: a broker
+        // started again rebuilds the book from such a generation, and its resting orders fill.
+        assertThat(generation).as("the symbol moved more than once").isGreaterThanOrEqualTo(2);
+        broker.close();
+        broker = new InProcessBroker(stack, "nvirginia", stack.testAddress(22), properties);
+        exchange.tick("ORCL", PRICE / 2, resting);
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(
+                broker.api.shares(restingToken, "ORCL")[0]).as("the resting orders filled after the restart")
+                .isEqualTo(resting));
     }
 
     /** Places orders {@code first .. first+count-1} (one share at PRICE each) with CLIENTS concurrent callers. */
