@@ -407,7 +407,10 @@ final class LoadRun {
             return pages;
         }
 
-        /** The reading {@code leadMillis} before the phase starts (not before the driver) and as it ends. */
+        /**
+         * The reading {@code leadMillis} before the phase starts and as it ends; at once when the phase
+         * starts sooner than that (then before the driver has started, with a warm-up under the lead).
+         */
         private <T> Ends<T> atBothEnds(Callable<T> read, long leadMillis) {
             return new Ends<>(timer.schedule(read, Math.max(0, startMillis - leadMillis), TimeUnit.MILLISECONDS),
                     timer.schedule(read, endMillis, TimeUnit.MILLISECONDS));

@@ -84,15 +84,12 @@ final class Writing {
      */
     void add(Supplier<CompletableFuture<Void>> start, Consumer<CompletableFuture<Void>> durable,
              Map<SymbolState, Long> firstSequences, List<Command.TickerReceived> held) throws InterruptedException {
-        heldByNext = held;
-        try {
+        holding(held, () -> {
             answerWritten();
             while (pending.size() >= maxGroups) {
                 answerOldest();
             }
-        } finally {
-            heldByNext = List.of();
-        }
+        });
         CompletableFuture<Void> write = start.get();
         pending.addLast(new Pending(write, () -> durable.accept(write), firstSequences, held));
         write.whenComplete((result, failure) -> wake.run());
@@ -104,12 +101,19 @@ final class Writing {
      * this thread. Its {@code held} tickers stay held meanwhile, as a group under way's do.
      */
     void writeNow(List<Command.TickerReceived> held, Write write) throws InterruptedException {
-        heldByNext = held;
-        try {
+        holding(held, () -> {
             drain();
             long start = System.nanoTime();
             write.run();
             waitTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+        });
+    }
+
+    /** Runs {@code step} with {@code held} reported as held back by the group about to be written. */
+    private void holding(List<Command.TickerReceived> held, Write step) throws InterruptedException {
+        heldByNext = held;
+        try {
+            step.run();
         } finally {
             heldByNext = List.of();
         }
