@@ -366,7 +366,7 @@ final class LoadRun {
             }
         }
 
-        /** One reading taken as the phase starts and again as it ends. */
+        /** One reading taken before the phase starts (or as it starts) and again as it ends. */
         private record Ends<T>(Future<T> start, Future<T> end) {
         }
 
