@@ -101,6 +101,14 @@ class DeploymentIT {
                 .as("what the ticker service whose rate the run set did, read from it")
                 .containsPattern("^[0-9]+ tickers/s, each handed to Kafka's producer mean [0-9.]+ ms \\(p50 <= [0-9.]+ ms\\) "
                         + "after its exchange time, then acknowledged by Kafka mean [0-9.]+ ms");
+        List<String> lagSources = new ArrayList<>();
+        for (JsonNode series : report.path("resources").path("series")) {
+            if (series.path("quantity").asText().equals("consumer-lag-records") && !series.path("points").isEmpty()) {
+                lagSources.add(series.path("source").asText());
+            }
+        }
+        assertThat(lagSources).as("each broker's consumer lag, read from its page's one gauge")
+                .containsExactlyInAnyOrder("broker sydney", "broker nvirginia");
         for (String region : new String[] {"sydney", "nvirginia"}) {
             assertThat(report.path("conditions").path("engine of " + region + " in the measured phase (broker timers)")
                     .asText()).as("what %s's engine did, read from its broker", region)

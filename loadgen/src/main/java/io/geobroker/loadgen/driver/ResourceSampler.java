@@ -18,7 +18,7 @@ import java.util.function.Supplier;
 /**
  * Samples the {@link Resources} series every interval of the measured phase, on a thread of its
  * own: each process's RSS and, for a JVM, its heap after the last GC ({@link ProcessMemory}); each
- * broker's consumer lag from its Prometheus page; each Cassandra node's backlog
+ * broker's consumer lag from its Prometheus page (that one gauge only); each Cassandra node's backlog
  * ({@link CassandraCounters#backlog()}). A reading that fails is left out of its series (a gap);
  * a sample that overruns the interval delays the next one rather than overlapping it.
  *
@@ -37,6 +37,15 @@ public final class ResourceSampler implements AutoCloseable {
     static final Duration LIVE_HEAP_MIN = Duration.ofMinutes(10);
     /** How long before the phase the first full collections are asked for. */
     static final Duration LIVE_HEAP_LEAD = Duration.ofSeconds(15);
+    /**
+     * How long before the phase everything is read once, unrecorded. A first reading is slow (each
+     * JVM builds what its JMX answer needs): as the phase's first sample it took 1.3 s against 0.2 s
+     * for the later ones, and the fills of that second had p50 16-27 ms against 10-12 in the others
+     * (12.4 against 11.7 without sampling). Read this long before, within the 15 s after which RMI
+     * closes an idle connection, the first sample took 0.3 s (read 45 s before: 0.5 s).
+     * docs/results.md, 2026-12-07.
+     */
+    static final Duration FIRST_READ_LEAD = Duration.ofSeconds(5);
 
     /**
      * What a run samples besides the load generator itself and the brokers: the processes it started
@@ -75,8 +84,9 @@ public final class ResourceSampler implements AutoCloseable {
     }
 
     /**
-     * Connects to the processes now (in the background) and samples from {@code startMillis} from
-     * now, every {@code interval}, until {@code measured} later.
+     * Connects to the processes now (in the background), reads everything once unrecorded
+     * {@link #FIRST_READ_LEAD} before {@code startMillis} from now, and samples from then, every
+     * {@code interval}, until {@code measured} later.
      *
      * @param brokers each region's broker URL
      */
@@ -87,6 +97,8 @@ public final class ResourceSampler implements AutoCloseable {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         sampler.processes.add(ProcessMemory.self(LOAD_GENERATOR)); // in-process: nothing to wait for
         sampler.thread.execute(() -> sampler.connect(sources.processes()));
+        sampler.thread.schedule(() -> sampler.read(sources.cassandra(), brokers, http, (quantity, source, value) -> {
+        }), Math.max(0, startMillis - FIRST_READ_LEAD.toMillis()), TimeUnit.MILLISECONDS);
         if (sampler.liveHeap) {
             sampler.thread.schedule(sampler::sampleLiveHeap, Math.max(0, startMillis - LIVE_HEAP_LEAD.toMillis()),
                     TimeUnit.MILLISECONDS);
@@ -100,22 +112,33 @@ public final class ResourceSampler implements AutoCloseable {
         pids.forEach((name, pid) -> processes.add(ProcessMemory.attach(name, pid)));
     }
 
+    /** Where one sample's readings go. */
+    private interface Readings {
+        void add(Resources.Quantity quantity, String source, long value);
+    }
+
     private void sample(Supplier<Map<String, CassandraCounters.Backlog>> cassandra, Map<String, String> brokers,
                         HttpClient http) {
         if (elapsedMillis() > phaseMillis + interval.toMillis() / 2) {
             return;
         }
+        read(cassandra, brokers, http, this::add);
+    }
+
+    private void read(Supplier<Map<String, CassandraCounters.Backlog>> cassandra, Map<String, String> brokers,
+                      HttpClient http, Readings readings) {
         for (ProcessMemory p : processes) {
-            p.rssBytes().ifPresent(v -> add(Resources.Quantity.RSS, p.name(), v));
-            p.heapAfterGcBytes().ifPresent(v -> add(Resources.Quantity.HEAP_AFTER_GC, p.name(), v));
+            p.rssBytes().ifPresent(v -> readings.add(Resources.Quantity.RSS, p.name(), v));
+            p.heapAfterGcBytes().ifPresent(v -> readings.add(Resources.Quantity.HEAP_AFTER_GC, p.name(), v));
         }
-        brokers.forEach((region, url) -> BrokerHistogram.scrape(http, url, SCRAPE_TIMEOUT)
+        brokers.forEach((region, url) -> BrokerHistogram.scrape(http, url, SCRAPE_TIMEOUT, List.of(RECORDS_LAG_MAX))
                 .map(page -> gaugeMax(page, RECORDS_LAG_MAX))
-                .ifPresent(lag -> lag.ifPresent(v -> add(Resources.Quantity.CONSUMER_LAG, "broker " + region, Math.round(v)))));
+                .ifPresent(lag -> lag.ifPresent(v -> readings.add(Resources.Quantity.CONSUMER_LAG, "broker " + region,
+                        Math.round(v)))));
         try {
             cassandra.get().forEach((node, backlog) -> {
-                add(Resources.Quantity.PENDING_COMPACTIONS, node, backlog.pendingCompactions());
-                add(Resources.Quantity.PENDING_HINTS, node, backlog.pendingHintFiles());
+                readings.add(Resources.Quantity.PENDING_COMPACTIONS, node, backlog.pendingCompactions());
+                readings.add(Resources.Quantity.PENDING_HINTS, node, backlog.pendingHintFiles());
             });
         } catch (RuntimeException e) {
             // Cassandra unreachable: a gap in its series

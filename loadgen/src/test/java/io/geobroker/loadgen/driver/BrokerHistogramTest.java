@@ -2,7 +2,10 @@ package io.geobroker.loadgen.driver;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 /** Reading a broker's Prometheus histogram and the difference between two readings. */
@@ -72,5 +75,15 @@ class BrokerHistogramTest {
         assertThat(persist.sumSeconds()).isEqualTo(2);
         assertThat(all.count()).isEqualTo(444);
         assertThat(BrokerHistogram.parse(page, "geobroker_engine_stage_seconds", "stage", "publish")).isEmpty();
+    }
+
+    @Test
+    void a_scrape_of_named_metrics_asks_the_broker_for_those_only() {
+        assertThat(BrokerHistogram.scrapeUri("http://127.0.1.200:8080",
+                List.of("kafka_consumer_fetch_manager_records_lag_max", "jvm_threads_live_threads")).toString())
+                .isEqualTo("http://127.0.1.200:8080/actuator/prometheus?includedNames="
+                        + "kafka_consumer_fetch_manager_records_lag_max%2Cjvm_threads_live_threads");
+        assertThatThrownBy(() -> BrokerHistogram.scrapeUri("http://b", List.of()))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 }

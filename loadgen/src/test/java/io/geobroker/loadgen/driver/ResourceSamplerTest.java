@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -47,6 +48,26 @@ public class ResourceSamplerTest {
         try (ResourceSampler shortRun = ResourceSampler.start(ResourceSampler.Sources.none(), Map.of(), Duration.ofHours(1),
                 0, Duration.ofSeconds(60))) {
             assertThat(shortRun.finish().series()).noneMatch(s -> s.quantity().equals(Resources.Quantity.LIVE_HEAP.key()));
+        }
+    }
+
+    @Test
+    void everything_is_read_once_before_the_phase_and_that_reading_is_not_recorded() throws InterruptedException {
+        AtomicInteger cassandraReads = new AtomicInteger();
+        ResourceSampler.Sources sources = new ResourceSampler.Sources(Map.of(), () -> {
+            cassandraReads.incrementAndGet();
+            return Map.of("SydneyDC 127.0.1.1", new CassandraCounters.Backlog(0, 0));
+        });
+        long startMillis = ResourceSampler.FIRST_READ_LEAD.toMillis() + 100;
+        try (ResourceSampler sampler = ResourceSampler.start(sources, Map.of(), Duration.ofHours(1), startMillis,
+                Duration.ofSeconds(60))) {
+            long deadline = System.nanoTime() + Duration.ofSeconds(4).toNanos();
+            while (cassandraReads.get() == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            Resources resources = sampler.finish();
+            assertThat(cassandraReads.get()).as("the reading 100 ms in, before the phase").isEqualTo(1);
+            assertThat(resources.series()).as("the phase had not started: nothing recorded").isEmpty();
         }
     }
 }
