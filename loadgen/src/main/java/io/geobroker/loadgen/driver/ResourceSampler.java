@@ -41,9 +41,10 @@ public final class ResourceSampler implements AutoCloseable {
      * How long before the phase everything is read once, unrecorded. A first reading is slow (each
      * JVM builds what its JMX answer needs): as the phase's first sample it took 1.3 s against 0.2 s
      * for the later ones, and the fills of that second had p50 16-27 ms against 10-12 in the others
-     * (12.4 against 11.7 without sampling). Read this long before, within the 15 s after which RMI
-     * closes an idle connection, the first sample took 0.3 s (read 45 s before: 0.5 s).
-     * docs/results.md, 2026-12-07.
+     * (12.4 against 11.6 without sampling). With this reading the first sample took 0.3-0.5 s and
+     * that second's p50 was 2.7-4.7 ms above the others' (docs/results.md, 2026-12-07). Close to
+     * the phase rather than when the sampler connects, within the 15 s after which RMI closes an
+     * idle connection.
      */
     static final Duration FIRST_READ_LEAD = Duration.ofSeconds(5);
 
