@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 public class ResourceSamplerTest {
 
@@ -52,7 +53,7 @@ public class ResourceSamplerTest {
     }
 
     @Test
-    void everything_is_read_once_before_the_phase_and_that_reading_is_not_recorded() throws InterruptedException {
+    void everything_is_read_once_before_the_phase_and_that_reading_is_not_recorded() {
         AtomicInteger cassandraReads = new AtomicInteger();
         ResourceSampler.Sources sources = new ResourceSampler.Sources(Map.of(), () -> {
             cassandraReads.incrementAndGet();
@@ -61,10 +62,7 @@ public class ResourceSamplerTest {
         long startMillis = ResourceSampler.FIRST_READ_LEAD.toMillis() + 100;
         try (ResourceSampler sampler = ResourceSampler.start(sources, Map.of(), Duration.ofHours(1), startMillis,
                 Duration.ofSeconds(60))) {
-            long deadline = System.nanoTime() + Duration.ofSeconds(4).toNanos();
-            while (cassandraReads.get() == 0 && System.nanoTime() < deadline) {
-                Thread.sleep(20);
-            }
+            await().atMost(Duration.ofSeconds(4)).until(() -> cassandraReads.get() > 0);
             Resources resources = sampler.finish();
             assertThat(cassandraReads.get()).as("the reading 100 ms in, before the phase").isEqualTo(1);
             assertThat(resources.series()).as("the phase had not started: nothing recorded").isEmpty();
