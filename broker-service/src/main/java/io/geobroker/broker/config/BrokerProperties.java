@@ -92,6 +92,13 @@ public record BrokerProperties(
                second, and their CPU, grow until the machine is saturated. 10 ms bounds a region to
                100 commits a second and costs nothing when commands are further apart. */
             @DefaultValue("10ms") Duration commitInterval,
+            /* Least time from one group commit's start to the next when the group holds a fill: a
+               ticker that fills an order (or a market order filled at once) does not wait out the
+               commit interval, only this. The fills are what the customer waits for; the groups
+               without one (placements resting, tickers that change no order) keep the longer
+               interval, so the commits a second grow only with the groups that fill. At or above
+               the commit interval, a fill waits like everything else. */
+            @DefaultValue("2ms") Duration fillCommitInterval,
             /* Groups whose log-slot writes may be under way at once (1 to 64): the engine builds and
                writes the next group while Cassandra answers, and each group is answered, published
                and its offsets committed only once it and every group before it are durable. With

@@ -376,14 +376,17 @@ public class Engine implements SmartLifecycle {
     /**
      * Adds commands to the group until it is full or the commit interval since the previous commit's
      * start has passed: commands that arrive within it share one batch, so the number of batches per
-     * second (Cassandra's cost) is bounded by the interval, not by the command rate.
+     * second (Cassandra's cost) is bounded by the interval, not by the command rate. Once the group
+     * holds a fill, the shorter fill commit interval applies ({@link #dueNanos}).
      */
     private void fillGroup() throws InterruptedException {
-        long due = writer.lastStartNanos() + config.commitInterval().toNanos();
+        long lastStart = writer.lastStartNanos();
+        long interval = config.commitInterval().toNanos();
+        long fillInterval = config.fillCommitInterval().toNanos();
         while (group.commands < config.maxGroupCommands() && group.statementEstimate() < config.maxGroupStatements()) {
             Command next = queue.poll();
             if (next == null) {
-                long wait = due - System.nanoTime();
+                long wait = dueNanos(lastStart, !group.fills.isEmpty(), interval, fillInterval) - System.nanoTime();
                 if (wait <= 0) {
                     return;
                 }
@@ -399,6 +402,14 @@ public class Engine implements SmartLifecycle {
             }
             apply(next);
         }
+    }
+
+    /**
+     * When the group being built is due: {@code interval} after the previous group's write started,
+     * or {@code fillInterval} after it once the group holds a fill (never later than the interval).
+     */
+    static long dueNanos(long lastStartNanos, boolean holdsFill, long interval, long fillInterval) {
+        return lastStartNanos + (holdsFill ? Math.min(interval, fillInterval) : interval);
     }
 
     private void failPending() {
