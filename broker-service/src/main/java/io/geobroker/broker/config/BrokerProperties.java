@@ -85,17 +85,18 @@ public record BrokerProperties(
             @DefaultValue("1s") Duration expiryInterval,
             /* Least time from one group commit's start to the next: commands arriving meanwhile join
                the next group. Every batch costs a fixed amount of work whatever its size (Cassandra in
-               both DCs, the fills' Kafka request, the wake-ups; ~4 ms of CPU on the local stack), so
-               a longer interval means fewer, larger batches (less CPU) and a longer wait for the
-               command that opens a group (up to the interval, half of it on average); 0 commits as
-               soon as the previous batch is durable, which at moderate load lets the commits per
-               second, and their CPU, grow until the machine is saturated. 10 ms bounds a region to
-               100 commits a second and costs nothing when commands are further apart. */
+               both DCs, the fills' Kafka request, the wake-ups; ~1 ms of CPU on the local stack,
+               docs/results.md, 279d8e2), so a longer interval means fewer, larger batches (less CPU)
+               and a longer wait for the command that opens a group (up to the interval, half of it on
+               average); 0 commits as soon as the previous batch is durable, which at moderate load
+               lets the commits per second, and their CPU, grow until the machine is saturated. 10 ms
+               bounds a region to 100 commits a second and costs nothing when commands are further
+               apart. */
             @DefaultValue("10ms") Duration commitInterval,
             /* Least time from one group commit's start to the next when the group holds a fill: a
                ticker that fills an order (or a market order filled at once) does not wait out the
                commit interval, only this. The fills are what the customer waits for; the groups
-               without one (placements resting, tickers that change no order) keep the longer
+               without one (resting placements, tickers that change no order) keep the longer
                interval, so the commits a second grow only with the groups that fill. At or above
                the commit interval, a fill waits like everything else. */
             @DefaultValue("2ms") Duration fillCommitInterval,
