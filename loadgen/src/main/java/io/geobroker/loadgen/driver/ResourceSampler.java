@@ -86,8 +86,9 @@ public final class ResourceSampler implements AutoCloseable {
 
     /**
      * Connects to the processes now (in the background), reads everything once unrecorded
-     * {@link #FIRST_READ_LEAD} before {@code startMillis} from now, and samples from then, every
-     * {@code interval}, until {@code measured} later.
+     * {@link #FIRST_READ_LEAD} before {@code startMillis} from now, and samples every {@code interval}
+     * from {@link #firstSampleMillis half an interval} after {@code startMillis} to {@code measured}
+     * after it.
      *
      * @param brokers each region's broker URL
      */
@@ -104,9 +105,21 @@ public final class ResourceSampler implements AutoCloseable {
             sampler.thread.schedule(sampler::sampleLiveHeap, Math.max(0, startMillis - LIVE_HEAP_LEAD.toMillis()),
                     TimeUnit.MILLISECONDS);
         }
-        sampler.thread.scheduleAtFixedRate(() -> sampler.sample(sources.cassandra(), brokers, http), startMillis,
-                interval.toMillis(), TimeUnit.MILLISECONDS);
+        sampler.thread.scheduleAtFixedRate(() -> sampler.sample(sources.cassandra(), brokers, http),
+                startMillis + firstSampleMillis(interval), interval.toMillis(), TimeUnit.MILLISECONDS);
         return sampler;
+    }
+
+    /**
+     * When the phase's first sample is taken, from its start: half an interval in, so that the samples
+     * fall in the middle of their intervals (5, 15, … 55 s of a 60 s phase at the default 10 s) and
+     * none at the phase's first instant, where the run also reads the CPU, the counters and the
+     * pages. Sampled as the phase began, its first second was the slowest or among the slowest in
+     * most runs: in 16 default runs that second's slowest fill took 56 ms on average against 33 for
+     * the other seconds (docs/results.md, 2026-12-07).
+     */
+    static long firstSampleMillis(Duration interval) {
+        return interval.toMillis() / 2;
     }
 
     private void connect(Map<String, Long> pids) {
@@ -120,7 +133,7 @@ public final class ResourceSampler implements AutoCloseable {
 
     private void sample(Supplier<Map<String, CassandraCounters.Backlog>> cassandra, Map<String, String> brokers,
                         HttpClient http) {
-        if (elapsedMillis() > phaseMillis + interval.toMillis() / 2) {
+        if (elapsedMillis() > phaseMillis) {
             return;
         }
         read(cassandra, brokers, http, this::add);

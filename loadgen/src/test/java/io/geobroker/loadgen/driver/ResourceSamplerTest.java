@@ -68,4 +68,18 @@ public class ResourceSamplerTest {
             assertThat(resources.series()).as("the phase had not started: nothing recorded").isEmpty();
         }
     }
+
+    @Test
+    void the_samples_fall_in_the_middle_of_their_intervals_none_as_the_phase_starts() throws InterruptedException {
+        Duration interval = Duration.ofSeconds(2);
+        try (ResourceSampler sampler = ResourceSampler.start(ResourceSampler.Sources.none(), Map.of(), interval, 0,
+                Duration.ofSeconds(4))) {
+            Thread.sleep(4_500);
+            List<long[]> points = sampler.finish().series().stream()
+                    .filter(s -> s.quantity().equals(Resources.Quantity.RSS.key()))
+                    .findFirst().orElseThrow().points();
+            assertThat(points).as("the samples at 1 s and 3 s").isNotEmpty().hasSizeLessThanOrEqualTo(2);
+            assertThat(points).allSatisfy(p -> assertThat(p[0]).as("ms into the phase").isBetween(1_000L, 4_000L));
+        }
+    }
 }
