@@ -114,9 +114,9 @@ public final class ResourceSampler implements AutoCloseable {
      * When the phase's first sample is taken, from its start: half an interval in, so that the samples
      * fall in the middle of their intervals (5, 15, … 55 s of a 60 s phase at the default 10 s) and
      * none at the phase's first instant, where the run also reads the CPU, the counters and the
-     * pages. Sampled as the phase began, its first second was the slowest or among the slowest in
-     * most runs: in 16 default runs that second's slowest fill took 56 ms on average against 33 for
-     * the other seconds (docs/results.md, 2026-12-07).
+     * pages. Sampled as the phase began, that second was among the ten slowest of 61 in 10 of 17
+     * default runs: its slowest fill 56 ms on average against 34 for the other seconds
+     * (docs/results.md, f86af28).
      */
     static long firstSampleMillis(Duration interval) {
         return interval.toMillis() / 2;
@@ -133,7 +133,9 @@ public final class ResourceSampler implements AutoCloseable {
 
     private void sample(Supplier<Map<String, CassandraCounters.Backlog>> cassandra, Map<String, String> brokers,
                         HttpClient http) {
-        if (elapsedMillis() > phaseMillis) {
+        // the last sample is the one half an interval before the phase's end, or the only one of a phase
+        // shorter than an interval
+        if (elapsedMillis() >= phaseMillis + firstSampleMillis(interval)) {
             return;
         }
         read(cassandra, brokers, http, this::add);

@@ -82,4 +82,17 @@ public class ResourceSamplerTest {
             assertThat(points).allSatisfy(p -> assertThat(p[0]).as("ms into the phase").isBetween(1_000L, 4_000L));
         }
     }
+
+    @Test
+    void a_phase_shorter_than_the_interval_gets_its_one_sample_in_its_middle() throws InterruptedException {
+        try (ResourceSampler sampler = ResourceSampler.start(ResourceSampler.Sources.none(), Map.of(), Duration.ofSeconds(4),
+                0, Duration.ofSeconds(2))) {
+            Thread.sleep(6_500);
+            List<long[]> points = sampler.finish().series().stream()
+                    .filter(s -> s.quantity().equals(Resources.Quantity.RSS.key()))
+                    .findFirst().orElseThrow().points();
+            assertThat(points).as("the sample 2 s in, none 6 s in").hasSize(1);
+            assertThat(points.get(0)[0]).as("ms into the phase, at most its end").isEqualTo(2_000L);
+        }
+    }
 }
