@@ -4,6 +4,7 @@ import io.geobroker.domain.Topics;
 import io.geobroker.domain.Topology;
 import io.geobroker.loadgen.ackbench.AckBench;
 import io.geobroker.loadgen.demo.Demo;
+import io.geobroker.loadgen.demo.FixFloorProcess;
 import io.geobroker.loadgen.driver.Target;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -72,6 +73,12 @@ public final class AckBenchCommand implements Callable<Integer> {
     @Option(names = "--no-progress", negatable = false, description = "No progress bar on stderr.")
     boolean noProgress;
 
+    @Option(names = "--floor", negatable = false, description = "FIX only: instead of the system, the FIX floor: the "
+            + "broker's FIX acceptor alone (its QuickFIX/J settings, file store and log, a process started as a broker "
+            + "is) answering each order at once, with nothing matched or written to Cassandra. What the protocol costs "
+            + "on this machine, beside the broker's rounds.")
+    boolean floor;
+
     @CommandLine.Mixin
     StackOptions stack;
 
@@ -109,6 +116,9 @@ public final class AckBenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         AckBench.Settings settings = settings();
+        if (floor) {
+            return runFloor(settings);
+        }
         Optional<Target> running = stack.target(spec);
         if (running.isPresent()) {
             AckBench.run(running.get(), settings, List.of(), Map.of());
@@ -125,6 +135,26 @@ public final class AckBenchCommand implements Callable<Integer> {
             conditions.put("deployment", stack.deployment("the ticker service paused"));
             conditions.put("WAN", demo.wanStatus());
             AckBench.run(target, settings, demo.processGroups(), conditions);
+        }
+        return 0;
+    }
+
+    /** The rounds against the FIX floor, started from the broker's jar as the demo starts a broker, then stopped. */
+    private int runFloor(AckBench.Settings settings) throws Exception {
+        if (settings.protocol() != AckBench.Protocol.FIX) {
+            throw usage("--floor is the FIX acceptor alone: use it with --protocol fix");
+        }
+        if (stack.topologyFile != null) {
+            throw usage("--floor starts the floor on this machine: it takes no --target");
+        }
+        Demo.Settings d = stack.demoSettings(spec, new Demo.TickerService(256, stack.jitOptions(spec), 42, 10, 0, 0));
+        try (FixFloorProcess fixFloor = FixFloorProcess.start(d.root(), d.workDir(), d.brokerHeapMb(), d.brokerJvmOptions(),
+                stack.startTimeout)) {
+            Map<String, String> conditions = new LinkedHashMap<>();
+            conditions.put("deployment", "the FIX floor alone on this machine, started as a broker is ("
+                    + d.brokerHeapMb() + " MB heap, " + String.join(" ", d.brokerJvmOptions()) + "); no Cassandra, Kafka "
+                    + "or ticker service");
+            AckBench.runFloor(fixFloor.host(), fixFloor.port(), settings, List.of(fixFloor.cpuGroup()), conditions);
         }
         return 0;
     }

@@ -91,9 +91,13 @@ class AckBenchCommandTest {
         assertThat(Loadgen.execute("ack-bench", "--target", "/no/such/topology.properties")).isEqualTo(2);
         assertThat(Loadgen.execute("ack-bench", "--cassandra-heap-mb", "64")).isEqualTo(2);
         assertThat(Loadgen.execute("up", "--cassandra-heap-mb", "64")).isEqualTo(2);
+        assertThat(Loadgen.execute("ack-bench", "--floor", "--protocol", "rest")).isEqualTo(2);
+        assertThat(Loadgen.execute("ack-bench", "--floor", "--target", "/no/such/topology.properties")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("--clients must be numbers of clients")
                 .contains("--protocol must be fix or rest, not smtp").contains("no such file")
                 .contains("--cassandra-heap-mb and --broker-heap-mb must be at least 128")
-                .contains("--cassandra-heap-mb and --broker-heap-mb at least 128");
+                .contains("--cassandra-heap-mb and --broker-heap-mb at least 128")
+                .contains("--floor is the FIX acceptor alone: use it with --protocol fix")
+                .contains("--floor starts the floor on this machine: it takes no --target");
     }
 }

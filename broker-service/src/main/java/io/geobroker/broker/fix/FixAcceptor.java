@@ -112,7 +112,7 @@ public class FixAcceptor implements SmartLifecycle {
             throw new UncheckedIOException("cannot create the FIX store directory " + store, e);
         }
         SessionID template = new SessionID("FIX.4.4", config.compId(), DynamicAcceptorSessionProvider.WILDCARD);
-        SessionSettings settings = settings(template, store);
+        SessionSettings settings = sessionSettings(template, store, bindAddress, config.port(), config.storeSync());
         MessageStoreFactory storeFactory = new FileStoreFactory(settings);
         LogFactory logFactory = new FixEventLog();
         MessageFactory messages = new DefaultMessageFactory();
@@ -146,13 +146,20 @@ public class FixAcceptor implements SmartLifecycle {
         };
     }
 
-    private SessionSettings settings(SessionID template, Path store) {
+    /**
+     * The acceptor's settings, for the broker and for {@link FixFloor}: dynamic sessions from
+     * {@code template}, messages and sequence numbers in a file store under {@code store} (synced
+     * to disk before each send when {@code storeSync}), incoming messages checked against FIX 4.4's
+     * data dictionary.
+     */
+    static SessionSettings sessionSettings(SessionID template, Path store, String bindAddress, int port,
+                                           boolean storeSync) {
         SessionSettings s = new SessionSettings();
         s.setString("ConnectionType", "acceptor");
         // Every session's settings: the default section (dynamic sessions are created with these).
         s.setString("NonStopSession", "Y");
         s.setString("FileStorePath", store.toString());
-        s.setString("FileStoreSync", config.storeSync() ? "Y" : "N");
+        s.setString("FileStoreSync", storeSync ? "Y" : "N");
         s.setString("PersistMessages", "Y");
         s.setString("UseDataDictionary", "Y");
         s.setString("DataDictionary", "FIX44.xml");
@@ -160,7 +167,7 @@ public class FixAcceptor implements SmartLifecycle {
         s.setString("ResetOnLogon", "N");
         s.setString("ResetOnDisconnect", "N");
         s.setString("SocketAcceptAddress", bindAddress);
-        s.setLong("SocketAcceptPort", config.port());
+        s.setLong("SocketAcceptPort", port);
         s.setString("SocketReuseAddress", "Y");
         s.setString("SocketTcpNoDelay", "Y");
         // The template that accepts any customer as TargetCompID.

@@ -1,6 +1,7 @@
 package io.geobroker.loadgen.ackbench;
 
 import io.geobroker.domain.Exchange;
+import io.geobroker.domain.Region;
 import io.geobroker.domain.SymbolDirectory;
 import io.geobroker.domain.SymbolInfo;
 import io.geobroker.loadgen.driver.Driver;
@@ -71,61 +72,125 @@ public final class AckBench {
         Target.RegionTarget region = target.regions().stream().filter(r -> r.name().equals(s.region())).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("--region " + s.region() + " is not a region of the target ("
                         + target.regions().stream().map(Target.RegionTarget::name).collect(Collectors.joining(", ")) + ")"));
-        List<SymbolInfo> symbols = Driver.symbols(List.of(region.region()), Integer.MAX_VALUE);
-        if (symbols.isEmpty()) {
-            throw new IllegalArgumentException("region " + region.name() + " trades no symbols of its own");
-        }
-        SymbolDirectory directory = SymbolDirectory.standard();
-        Set<String> currencies = symbols.stream().map(directory::currencyOf).collect(Collectors.toCollection(TreeSet::new));
-        if (currencies.size() != 1) {
-            throw new IllegalArgumentException("region " + region.name() + " trades in " + currencies + "; the benchmark funds one currency");
-        }
-        String currency = currencies.iterator().next();
-        long maxPrice = symbols.stream().mapToLong(BenchOrder::restingBuyPrice).max().orElseThrow();
-        long cash = Math.multiplyExact(Math.multiplyExact(s.ordersPerCustomer(), maxPrice), BenchOrder.QUANTITY);
-
+        Orders orders = Orders.of(region.region(), s);
         String runId = "ab" + Long.toString(System.currentTimeMillis(), 36);
         Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-        Map<String, String> conditions = conditions(target, region, s, symbols, currency, cash, extraConditions);
-        List<ProcessCpu.Group> measured = new ArrayList<>(processes);
-        measured.add(ProcessCpu.loadGenerator());
-        List<RoundResult> rounds = new ArrayList<>();
+        Map<String, String> conditions = conditions(target.description(), region.name() + " at " + region.brokerUrl(), s,
+                orders, "one customer per client, funded with " + orders.cash + " minor units of " + orders.currency,
+                extraConditions);
+        List<RoundResult> rounds;
         ProgressBar progress = new ProgressBar(System.err, s.progress());
         try (Driver driver = new Driver(target, progress, runId, Driver.Tickers.fromDeployment())) {
             System.err.println("Checking the deployment: " + target);
             driver.awaitReady(s.readyTimeout());
             System.err.printf(Locale.ROOT, "Creating %d customers in %s, each with %s %s ...%n", s.maxClients(), region.name(),
-                    DecimalPrice.toDecimal(cash, minorDigits(directory, symbols.get(0))).toPlainString(), currency);
-            List<Driver.Customer> customers = driver.createCustomersIn(region, s.maxClients(), currency, cash, s.setupTimeout());
+                    DecimalPrice.toDecimal(orders.cash, orders.minorDigits()).toPlainString(), orders.currency);
+            List<Driver.Customer> customers = driver.createCustomersIn(region, s.maxClients(), orders.currency, orders.cash,
+                    s.setupTimeout());
             try (Entries entries = Entries.open(s, region, customers)) {
-                conditions.put("order entry", entries.description());
-                if (s.warmupOrders() > 0) {
-                    int warmupClients = s.clients().stream().mapToInt(Integer::intValue).min().orElseThrow();
-                    System.err.printf(Locale.ROOT, "Warm-up: %d clients x %d orders (not reported) ...%n", warmupClients,
-                            s.warmupOrders());
-                    RoundResult warmup = ClosedLoop.run(entries.list().subList(0, warmupClients), s.warmupOrders(),
-                            ordersOf(runId + "-w", symbols, directory), s.roundTimeout(), s.ackTimeout(), entries::fills, measured);
-                    System.err.println("Warm-up: " + summary(warmup));
-                    conditions.put("warm-up", warmupClients + " clients x " + s.warmupOrders() + " orders before the rounds: "
-                            + summary(warmup));
-                }
-                for (int clients : s.clients()) {
-                    System.err.printf(Locale.ROOT, "Round: %d clients x %,d orders ...%n", clients, s.ordersPerClient());
-                    RoundResult round = ClosedLoop.run(entries.list().subList(0, clients), s.ordersPerClient(),
-                            ordersOf(runId + "-" + clients + "c", symbols, directory), s.roundTimeout(), s.ackTimeout(),
-                            entries::fills, measured);
-                    System.err.println("Round: " + summary(round));
-                    rounds.add(round);
-                }
+                rounds = rounds(s, entries, orders, runId, processes, conditions);
             }
         }
+        return report(s, region.name(), started, conditions, rounds);
+    }
+
+    /**
+     * The FIX rounds against the FIX floor at {@code host:port} ({@code FixFloor} in the broker's jar:
+     * the broker's acceptor answering each order at once, nothing behind it): no deployment and no
+     * customers to create, each client logs on as a customer id of its own. {@code processes} are the
+     * floor's process, whose CPU each round's line gives besides the load generator's.
+     */
+    public static AckBenchReport runFloor(String host, int port, Settings s, List<ProcessCpu.Group> processes,
+                                          Map<String, String> extraConditions) throws InterruptedException, IOException {
+        if (s.protocol() != Protocol.FIX) {
+            throw new IllegalArgumentException("the floor is the FIX acceptor alone: use it with the FIX protocol");
+        }
+        Region region = SymbolDirectory.standard().region(s.region())
+                .orElseThrow(() -> new IllegalArgumentException("--region " + s.region() + " is not a region of the directory"));
+        Orders orders = Orders.of(region, s);
+        String runId = "ab" + Long.toString(System.currentTimeMillis(), 36);
+        Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        Map<String, String> conditions = conditions("the FIX floor at " + host + ":" + port + ": the broker's FIX "
+                + "acceptor (its QuickFIX/J settings, file store and log) answering each order at once, with nothing "
+                + "matched, reserved, written to Cassandra or published", "none (the floor)", s, orders,
+                "one customer id per client, made up for the run (the floor keeps no accounts)", extraConditions);
+        List<Driver.Customer> customers = new ArrayList<>();
+        for (int i = 0; i < s.maxClients(); i++) {
+            customers.add(new Driver.Customer(runId + "-floor-" + i, "floor", null));
+        }
+        List<RoundResult> rounds;
+        try (Entries entries = Entries.fix(host, port, s, customers)) {
+            rounds = rounds(s, entries, orders, runId, processes, conditions);
+        }
+        return report(s, region.name() + " (floor)", started, conditions, rounds);
+    }
+
+    /** The warm-up round, if any, then the measured rounds; the warm-up's summary goes into {@code conditions}. */
+    private static List<RoundResult> rounds(Settings s, Entries entries, Orders orders, String runId,
+                                            List<ProcessCpu.Group> processes, Map<String, String> conditions)
+            throws InterruptedException {
+        List<ProcessCpu.Group> measured = new ArrayList<>(processes);
+        measured.add(ProcessCpu.loadGenerator());
+        conditions.put("order entry", entries.description());
+        if (s.warmupOrders() > 0) {
+            int warmupClients = s.clients().stream().mapToInt(Integer::intValue).min().orElseThrow();
+            System.err.printf(Locale.ROOT, "Warm-up: %d clients x %d orders (not reported) ...%n", warmupClients,
+                    s.warmupOrders());
+            RoundResult warmup = ClosedLoop.run(entries.list().subList(0, warmupClients), s.warmupOrders(),
+                    ordersOf(runId + "-w", orders.symbols, orders.directory), s.roundTimeout(), s.ackTimeout(),
+                    entries::fills, measured);
+            System.err.println("Warm-up: " + summary(warmup));
+            conditions.put("warm-up", warmupClients + " clients x " + s.warmupOrders() + " orders before the rounds: "
+                    + summary(warmup));
+        }
+        List<RoundResult> rounds = new ArrayList<>();
+        for (int clients : s.clients()) {
+            System.err.printf(Locale.ROOT, "Round: %d clients x %,d orders ...%n", clients, s.ordersPerClient());
+            RoundResult round = ClosedLoop.run(entries.list().subList(0, clients), s.ordersPerClient(),
+                    ordersOf(runId + "-" + clients + "c", orders.symbols, orders.directory), s.roundTimeout(),
+                    s.ackTimeout(), entries::fills, measured);
+            System.err.println("Round: " + summary(round));
+            rounds.add(round);
+        }
+        return rounds;
+    }
+
+    private static AckBenchReport report(Settings s, String region, Instant started, Map<String, String> conditions,
+                                         List<RoundResult> rounds) throws IOException {
         conditions.put("machine load average (1 min) at end", loadAverage());
         AckBenchReport report = new AckBenchReport(started.toString(), s.protocol().name().toLowerCase(Locale.ROOT),
-                region.name(), s.ordersPerClient(), conditions, rounds);
+                region, s.ordersPerClient(), conditions, rounds);
         System.out.print(report.console());
         AckBenchReport.Written files = report.write(s.out());
         System.out.println("Report: " + files.json().toAbsolutePath() + " (also " + files.markdown().getFileName() + ")");
         return report;
+    }
+
+    /**
+     * What the clients trade: the region's own symbols (one currency), and the cash that covers every
+     * order one customer may send over the run.
+     */
+    private record Orders(SymbolDirectory directory, List<SymbolInfo> symbols, String currency, long cash) {
+
+        static Orders of(Region region, Settings s) {
+            List<SymbolInfo> symbols = Driver.symbols(List.of(region), Integer.MAX_VALUE);
+            if (symbols.isEmpty()) {
+                throw new IllegalArgumentException("region " + region.name() + " trades no symbols of its own");
+            }
+            SymbolDirectory directory = SymbolDirectory.standard();
+            Set<String> currencies = symbols.stream().map(directory::currencyOf).collect(Collectors.toCollection(TreeSet::new));
+            if (currencies.size() != 1) {
+                throw new IllegalArgumentException("region " + region.name() + " trades in " + currencies
+                        + "; the benchmark funds one currency");
+            }
+            long maxPrice = symbols.stream().mapToLong(BenchOrder::restingBuyPrice).max().orElseThrow();
+            long cash = Math.multiplyExact(Math.multiplyExact(s.ordersPerCustomer(), maxPrice), BenchOrder.QUANTITY);
+            return new Orders(directory, symbols, currencies.iterator().next(), cash);
+        }
+
+        int minorDigits() {
+            return AckBench.minorDigits(directory, symbols.get(0));
+        }
     }
 
     /**
@@ -167,26 +232,7 @@ public final class AckBench {
         static Entries open(Settings s, Target.RegionTarget region, List<Driver.Customer> customers) throws InterruptedException {
             URI broker = URI.create(region.brokerUrl());
             if (s.protocol() == Protocol.FIX) {
-                FixSessions sessions = FixSessions.logOn(broker.getHost(), s.fixPort(), customers, s.ackTimeout(), s.readyTimeout());
-                return new Entries() {
-                    public List<? extends OrderEntry> list() {
-                        return sessions.entries();
-                    }
-
-                    public long fills() {
-                        return sessions.fills();
-                    }
-
-                    public String description() {
-                        return "FIX 4.4 (QuickFIX/J initiator), one session per client to " + sessions.address()
-                                + ", TargetCompID " + FixSessions.TARGET_COMP_ID + "; ack = the first ExecutionReport of the "
-                                + "ClOrdID; fills = ExecutionReports with ExecType F";
-                    }
-
-                    public void close() {
-                        sessions.close();
-                    }
-                };
+                return fix(broker.getHost(), s.fixPort(), s, customers);
             }
             if (!"http".equalsIgnoreCase(broker.getScheme())) {
                 throw new IllegalArgumentException("the REST benchmark speaks plain http; " + region.name() + "'s broker is at "
@@ -213,10 +259,34 @@ public final class AckBench {
                 }
             };
         }
+
+        /** One FIX session per customer to {@code host:port}, logged on. */
+        static Entries fix(String host, int port, Settings s, List<Driver.Customer> customers) throws InterruptedException {
+            FixSessions sessions = FixSessions.logOn(host, port, customers, s.ackTimeout(), s.readyTimeout());
+            return new Entries() {
+                public List<? extends OrderEntry> list() {
+                    return sessions.entries();
+                }
+
+                public long fills() {
+                    return sessions.fills();
+                }
+
+                public String description() {
+                    return "FIX 4.4 (QuickFIX/J initiator), one session per client to " + sessions.address()
+                            + ", TargetCompID " + FixSessions.TARGET_COMP_ID + "; ack = the first ExecutionReport of the "
+                            + "ClOrdID; fills = ExecutionReports with ExecType F";
+                }
+
+                public void close() {
+                    sessions.close();
+                }
+            };
+        }
     }
 
-    private static Map<String, String> conditions(Target target, Target.RegionTarget region, Settings s, List<SymbolInfo> symbols,
-                                                  String currency, long cash, Map<String, String> extra) {
+    private static Map<String, String> conditions(String target, String broker, Settings s, Orders orders,
+                                                  String customers, Map<String, String> extra) {
         Map<String, String> c = new LinkedHashMap<>();
         Runtime rt = Runtime.getRuntime();
         long ramGiB = ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
@@ -225,11 +295,11 @@ public final class AckBench {
                 + System.getProperty("os.version") + " " + System.getProperty("os.arch"));
         c.put("load generator JVM", System.getProperty("java.vm.name") + " " + System.getProperty("java.version")
                 + ", max heap " + rt.maxMemory() / (1024 * 1024) + " MB");
-        c.put("target", target.description());
-        c.put("broker", region.name() + " at " + region.brokerUrl());
+        c.put("target", target);
+        c.put("broker", broker);
         c.put("orders", "LIMIT BUY of " + BenchOrder.QUANTITY + " share, DAY, at half the symbol's start price on its tick grid "
-                + "(resting, never filled); client i trades symbol i of the region's " + symbols.size() + " (round robin); "
-                + "one customer per client, funded with " + cash + " minor units of " + currency);
+                + "(resting, never filled); client i trades symbol i of the region's " + orders.symbols.size() + " (round robin); "
+                + customers);
         c.put("rounds", s.clients().stream().map(String::valueOf).collect(Collectors.joining(", ")) + " clients, "
                 + s.ordersPerClient() + " orders each; ack timeout " + s.ackTimeout().toMillis() + " ms");
         c.putAll(extra);

@@ -485,7 +485,7 @@ public final class Demo implements AutoCloseable, FaultTarget {
         return newest;
     }
 
-    private static String javaBinary() {
+    static String javaBinary() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
