@@ -110,7 +110,7 @@ public class HealResend implements SmartLifecycle {
     private final PeerClient peers;
     private final String localDataCenter;
     private final BrokerProperties.CrossRegion config;
-    private final RecentWrites<BoundStatement> recent;
+    private final RecentWrites<KeptStatement> recent;
     private final Counter resentBatches;
     /** Each kept statement's form with its own write timestamp. */
     private final TimestampedForms forms;
@@ -179,7 +179,8 @@ public class HealResend implements SmartLifecycle {
     public void confirmed(List<BoundStatement> statements, long timestampMicros) {
         List<BoundStatement> shared = sharedRows(statements, this::table);
         if (!shared.isEmpty()) {
-            recent.add(System.currentTimeMillis(), timestampMicros, shared, bytesHeld(shared));
+            List<KeptStatement> kept = KeptStatement.of(shared);
+            recent.add(System.currentTimeMillis(), timestampMicros, kept, KeptStatement.bytes(kept));
         }
     }
 
@@ -219,7 +220,8 @@ public class HealResend implements SmartLifecycle {
      * this it waited for Cassandra's hints, and behind the engine's batches it waited for them.
      */
     public void confirmedFirst(List<BoundStatement> statements, long timestampMicros) {
-        recent.add(System.currentTimeMillis(), timestampMicros, statements, bytesHeld(statements), true);
+        List<KeptStatement> kept = KeptStatement.of(statements);
+        recent.add(System.currentTimeMillis(), timestampMicros, kept, KeptStatement.bytes(kept), true);
     }
 
     /** What a batch's statements hold on to (their values), cheaper than the driver's exact wire size. */
@@ -381,7 +383,8 @@ public class HealResend implements SmartLifecycle {
                 // The forms the resend writes them in, prepared now (on this DC's nodes) and not when
                 // the link is back, where they took 0.2-1.1 s (docs/results.md); a form first used
                 // later in the cut is prepared then.
-                forms.prepare(recent.held().stream().flatMap(e -> e.statements().stream()).toList());
+                forms.prepareForms(recent.held().stream().flatMap(e -> e.statements().stream())
+                        .map(KeptStatement::prepared).distinct().toList());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -438,7 +441,7 @@ public class HealResend implements SmartLifecycle {
      * kept until the first write went out are made ready while it is under way.
      */
     private void resend(long cutMillis) throws InterruptedException {
-        RecentWrites.Entry<BoundStatement> last = recent.latestHeld();
+        RecentWrites.Entry<KeptStatement> last = recent.latestHeld();
         if (last == null) {
             recent.release(System.currentTimeMillis());
             log.info("link to the other regions back after {} ms ({}): nothing written meanwhile", cutMillis, cutReason);
@@ -446,12 +449,13 @@ public class HealResend implements SmartLifecycle {
         }
         long start = System.nanoTime();
         long deadline = start + PROBE_DEADLINE.toNanos();
-        CompletionStage<?> firstWrite = session.executeAsync(batch(last, DefaultConsistencyLevel.EACH_QUORUM));
+        RecentWrites.Entry<BoundStatement> lastBound = bound(last);
+        CompletionStage<?> firstWrite = session.executeAsync(batch(lastBound, DefaultConsistencyLevel.EACH_QUORUM));
         // While the other DCs take the first write (0.5-1.6 s after a 60 s cut at three nodes per DC),
         // the batches kept so far are made ready: their timestamped forms prepared and their partitions
         // planned, 0.4-2.0 s of work that the heal waited for after that write (docs/results.md).
-        List<RecentWrites.Entry<BoundStatement>> early = recent.held();
-        Set<RecentWrites.Entry<BoundStatement>> planned = Collections.newSetFromMap(new IdentityHashMap<>());
+        List<RecentWrites.Entry<KeptStatement>> early = recent.held();
+        Set<RecentWrites.Entry<KeptStatement>> planned = Collections.newSetFromMap(new IdentityHashMap<>());
         planned.add(last);
         List<ResendPlan.Batch<BoundStatement>> batches = new ArrayList<>(ready(early, planned));
         long readyNanos = System.nanoTime() - start;
@@ -462,7 +466,7 @@ public class HealResend implements SmartLifecycle {
                     await(firstWrite);
                 } else {
                     attempts++;
-                    session.execute(batch(last, DefaultConsistencyLevel.EACH_QUORUM));
+                    session.execute(batch(lastBound, DefaultConsistencyLevel.EACH_QUORUM));
                 }
                 resentBatches.increment();
                 break;
@@ -492,7 +496,7 @@ public class HealResend implements SmartLifecycle {
         long lateNanos = System.nanoTime() - lateStart;
         long statements = 0;
         long bytes = 0;
-        for (RecentWrites.Entry<BoundStatement> e : planned) {
+        for (RecentWrites.Entry<KeptStatement> e : planned) {
             statements += e.statements().size();
             bytes += e.bytes();
         }
@@ -521,12 +525,12 @@ public class HealResend implements SmartLifecycle {
      * The partition batches that write {@code entries} again, leaving out those already in {@code
      * planned} (compared by identity), which then holds them too; their forms prepared first.
      */
-    private List<ResendPlan.Batch<BoundStatement>> ready(List<RecentWrites.Entry<BoundStatement>> entries,
-                                                         Set<RecentWrites.Entry<BoundStatement>> planned) {
+    private List<ResendPlan.Batch<BoundStatement>> ready(List<RecentWrites.Entry<KeptStatement>> entries,
+                                                         Set<RecentWrites.Entry<KeptStatement>> planned) {
         List<RecentWrites.Entry<BoundStatement>> pending = new ArrayList<>(entries.size());
-        for (RecentWrites.Entry<BoundStatement> e : entries) {
+        for (RecentWrites.Entry<KeptStatement> e : entries) {
             if (planned.add(e)) {
-                pending.add(e);
+                pending.add(bound(e));
             }
         }
         if (pending.isEmpty()) {
@@ -624,6 +628,12 @@ public class HealResend implements SmartLifecycle {
                 .setConsistencyLevel(consistency)
                 .setIdempotent(true);
         return b.ownTimestamps() ? batch : batch.setQueryTimestamp(b.timestampMicros());
+    }
+
+    /** A kept batch with its statements bound again. */
+    private static RecentWrites.Entry<BoundStatement> bound(RecentWrites.Entry<KeptStatement> e) {
+        return new RecentWrites.Entry<>(e.writtenMillis(), e.timestampMicros(), KeptStatement.bound(e.statements()),
+                e.bytes(), e.first());
     }
 
     private static BatchStatement batch(RecentWrites.Entry<BoundStatement> e, DefaultConsistencyLevel consistency) {

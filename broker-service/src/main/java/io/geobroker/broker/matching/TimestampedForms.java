@@ -44,9 +44,14 @@ final class TimestampedForms {
 
     /** Prepares, all at once, the forms of the statements not prepared yet; waits for them. */
     void prepare(Collection<BoundStatement> statements) {
+        prepareForms(statements.stream().map(BoundStatement::getPreparedStatement).distinct().toList());
+    }
+
+    /** Prepares, all at once, the forms of the prepared statements whose forms are not prepared yet; waits for them. */
+    void prepareForms(Collection<PreparedStatement> statements) {
         Map<String, CompletableFuture<PreparedStatement>> preparing = new HashMap<>();
-        for (BoundStatement s : statements) {
-            String cql = s.getPreparedStatement().getQuery();
+        for (PreparedStatement s : statements) {
+            String cql = s.getQuery();
             if (forms.containsKey(cql) || preparing.containsKey(cql) || carriesOwn(cql)) {
                 continue;
             }
