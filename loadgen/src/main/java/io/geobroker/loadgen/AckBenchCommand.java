@@ -124,10 +124,7 @@ public final class AckBenchCommand implements Callable<Integer> {
             AckBench.run(running.get(), settings, List.of(), Map.of());
             return 0;
         }
-        // The demo's deployment and defaults; its ticker service stays paused: the rounds measure acks.
-        Demo.Settings demoSettings = stack.demoSettings(spec,
-                new Demo.TickerService(256, stack.jitOptions(spec), 42, 10, 0, 0));
-        try (Demo demo = new Demo(demoSettings)) {
+        try (Demo demo = new Demo(localSystem())) {
             Topology topology = demo.start();
             Target target = Target.of(topology, Map.of(), Map.of(), demo.adminToken(), Topics.standard(),
                     "local stack " + stack.addressPrefix() + ".x (" + demo.wanStatus() + ")");
@@ -147,7 +144,7 @@ public final class AckBenchCommand implements Callable<Integer> {
         if (stack.topologyFile != null) {
             throw usage("--floor starts the floor on this machine: it takes no --target");
         }
-        Demo.Settings d = stack.demoSettings(spec, new Demo.TickerService(256, stack.jitOptions(spec), 42, 10, 0, 0));
+        Demo.Settings d = localSystem();
         try (FixFloorProcess fixFloor = FixFloorProcess.start(d.root(), d.workDir(), d.brokerHeapMb(), d.brokerJvmOptions(),
                 stack.startTimeout)) {
             Map<String, String> conditions = new LinkedHashMap<>();
@@ -157,6 +154,14 @@ public final class AckBenchCommand implements Callable<Integer> {
             AckBench.runFloor(fixFloor.host(), fixFloor.port(), settings, List.of(fixFloor.cpuGroup()), conditions);
         }
         return 0;
+    }
+
+    /**
+     * The demo's deployment and defaults (the brokers' heap and JVM options also start the floor);
+     * its ticker service stays paused: the rounds measure acks.
+     */
+    private Demo.Settings localSystem() {
+        return stack.demoSettings(spec, new Demo.TickerService(256, stack.jitOptions(spec), 42, 10, 0, 0));
     }
 
     private CommandLine.ParameterException usage(String message) {
