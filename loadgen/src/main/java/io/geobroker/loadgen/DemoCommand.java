@@ -269,7 +269,10 @@ public final class DemoCommand implements Callable<Integer> {
         };
     }
 
-    /** Reads the C2 compilers' CPU of the JVMs the demo started (the WAN forwarder's has none worth waiting for). */
+    /**
+     * Reads the C2 compilers' CPU of the JVMs the demo started and of the load generator's own (the
+     * WAN forwarder runs C1 only); a JVM without C2 reads 0.
+     */
     private static Supplier<Map<String, Double>> compilers(Demo demo) {
         Map<String, Long> jvms = new LinkedHashMap<>();
         demo.processes().forEach((name, pid) -> {
@@ -277,6 +280,7 @@ public final class DemoCommand implements Callable<Integer> {
                 jvms.put(name, pid);
             }
         });
+        jvms.put("load generator", ProcessHandle.current().pid());
         return () -> CompilerCpu.seconds(jvms);
     }
 
