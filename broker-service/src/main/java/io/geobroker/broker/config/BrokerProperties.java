@@ -120,6 +120,11 @@ public record BrokerProperties(
                overwritten or deleted within it is not written at all) and leaves more to write again
                at a start; only the engine reads these tables, at start, and quotes lag by up to it. */
             @DefaultValue("500ms") Duration projectionInterval,
+            /* Batches of a projection round under way at once. A round sends its batches (each up
+               to max-batch-bytes) this many at a time, so that a group commit's log slot written
+               meanwhile waits for at most this many batches at the node, not for the whole round;
+               more finishes a round sooner when the node has cores to spare. */
+            @DefaultValue("1") int projectionBatchesInFlight,
             /* Fewest symbols a group's symbol rows must touch to go through the engine log. A log slot
                is a partition (a mutation) itself, so a group that changes one symbol saves nothing
                by it and writes that symbol's rows directly; 1 logs every group's. */

@@ -137,7 +137,7 @@ public class Engine implements SmartLifecycle {
         Optional<EngineLog> olderLog = engineLog.keyspace().equals(sessionKeyspace) ? Optional.empty()
                 : Optional.of(new EngineLog(session, region.name(), sessionKeyspace));
         this.projection = new Projection(session, store, engineLog, metrics, config.projectionInterval(),
-                config.maxBatchBytes(), barrier);
+                config.maxBatchBytes(), config.projectionBatchesInFlight(), barrier);
         metrics.registerProjectionLag(projection::lag);
         this.groupCommit = new GroupCommit(group, symbols, store,
                 new Generations(store, writer, writeClock, symbols, config.deletionsPerGeneration()),
