@@ -198,6 +198,10 @@ final class GroupJournal {
             out.writeInt(NULL);
         } else if (value == ProtocolConstants.UNSET_VALUE) {
             out.writeInt(UNSET);
+        } else if (value.hasArray()) {
+            // straight from the codec's array: no view and no copy of a value per value
+            out.writeInt(value.remaining());
+            out.write(value.array(), value.arrayOffset() + value.position(), value.remaining());
         } else {
             ByteBuffer v = value.duplicate();
             out.writeInt(v.remaining());

@@ -46,7 +46,12 @@ record KeptStatement(PreparedStatement prepared, byte[] values, int[] lengths) {
         int offset = 0;
         for (int i = 0; i < lengths.length; i++) {
             if (lengths[i] > 0) {
-                statement.getBytesUnsafe(i).duplicate().get(values, offset, lengths[i]);
+                ByteBuffer value = statement.getBytesUnsafe(i);
+                if (value.hasArray()) {
+                    System.arraycopy(value.array(), value.arrayOffset() + value.position(), values, offset, lengths[i]);
+                } else {
+                    value.duplicate().get(values, offset, lengths[i]);
+                }
                 offset += lengths[i];
             }
         }

@@ -68,6 +68,23 @@ class GroupJournalTest {
     }
 
     @Test
+    void a_value_is_written_from_its_position_to_its_limit_whatever_lies_around_it_in_its_array() {
+        ByteBuffer atTwo = ByteBuffer.wrap("xxpayloadxx".getBytes(StandardCharsets.UTF_8));
+        atTwo.position(2).limit(9);
+        ByteBuffer sliceAtOne = ByteBuffer.wrap("ypayloadyy".getBytes(StandardCharsets.UTF_8)).position(1).slice();
+        sliceAtOne.limit(7);
+        List<GroupJournal.Entry> entries = List.of(new GroupJournal.Entry("INSERT INTO t (a, b) VALUES (?, ?)",
+                Arrays.asList(atTwo, sliceAtOne)));
+
+        List<GroupJournal.Entry> decoded = GroupJournal.decode(ByteBuffer.wrap(GroupJournal.encode(entries)));
+
+        ByteBuffer payload = ByteBuffer.wrap("payload".getBytes(StandardCharsets.UTF_8));
+        assertThat(decoded.get(0).values()).containsExactly(payload, payload);
+        assertThat(atTwo.position()).isEqualTo(2);
+        assertThat(sliceAtOne.position()).isZero();
+    }
+
+    @Test
     void a_blob_cut_into_parts_joins_back_whatever_the_part_size() {
         List<GroupJournal.Entry> entries = new ArrayList<>();
         for (int i = 0; i < 500; i++) {
