@@ -402,7 +402,7 @@ final class Projection {
     static <T> Failed<T> sendAll(List<T> items, int inFlight, Function<T, CompletableFuture<?>> write) {
         List<T> failed = new ArrayList<>();
         RuntimeException cause = null;
-        ArrayDeque<Map.Entry<T, CompletableFuture<?>>> sent = new ArrayDeque<>(inFlight);
+        ArrayDeque<Map.Entry<T, CompletableFuture<?>>> sent = new ArrayDeque<>(Math.min(inFlight, items.size()));
         for (int i = 0; i <= items.size(); i++) {
             while (!sent.isEmpty() && (sent.size() == inFlight || i == items.size())) {
                 Map.Entry<T, CompletableFuture<?>> oldest = sent.poll();

@@ -74,6 +74,17 @@ class ProjectionSendTest {
     }
 
     @Test
+    void the_largest_window_reserves_no_room_for_itself_and_writes_them_all() {
+        Writes writes = new Writes();
+
+        Projection.Failed<String> failed = Projection.sendAll(List.of("a", "b", "c"), Integer.MAX_VALUE, writes::write);
+
+        assertThat(writes.started).containsExactly("a", "b", "c");
+        assertThat(writes.underWay.get()).isZero();
+        assertThat(failed.items()).isEmpty();
+    }
+
+    @Test
     void nothing_to_write_writes_nothing() {
         Writes writes = new Writes();
 
