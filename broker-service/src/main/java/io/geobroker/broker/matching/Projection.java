@@ -401,22 +401,29 @@ final class Projection {
      */
     static <T> Failed<T> sendAll(List<T> items, int inFlight, Function<T, CompletableFuture<?>> write) {
         List<T> failed = new ArrayList<>();
-        RuntimeException cause = null;
         ArrayDeque<Map.Entry<T, CompletableFuture<?>>> sent = new ArrayDeque<>(Math.min(inFlight, items.size()));
-        for (int i = 0; i <= items.size(); i++) {
-            while (!sent.isEmpty() && (sent.size() == inFlight || i == items.size())) {
-                Map.Entry<T, CompletableFuture<?>> oldest = sent.poll();
-                try {
-                    oldest.getValue().join();
-                } catch (CompletionException e) {
-                    failed.add(oldest.getKey());
-                    cause = e;
-                }
+        RuntimeException cause = null;
+        for (T item : items) {
+            if (sent.size() == inFlight) {
+                cause = settle(sent.poll(), failed, cause);
             }
-            if (i < items.size()) {
-                sent.add(Map.entry(items.get(i), write.apply(items.get(i))));
-            }
+            sent.add(Map.entry(item, write.apply(item)));
+        }
+        while (!sent.isEmpty()) {
+            cause = settle(sent.poll(), failed, cause);
         }
         return new Failed<>(failed, cause);
+    }
+
+    /** Waits for one write: a failed one's item goes to {@code failed} and its failure is returned, else {@code cause}. */
+    private static <T> RuntimeException settle(Map.Entry<T, CompletableFuture<?>> sent, List<T> failed,
+                                               RuntimeException cause) {
+        try {
+            sent.getValue().join();
+            return cause;
+        } catch (CompletionException e) {
+            failed.add(sent.getKey());
+            return e;
+        }
     }
 }
