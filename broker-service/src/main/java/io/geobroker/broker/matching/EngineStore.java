@@ -1,6 +1,7 @@
 package io.geobroker.broker.matching;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.ProtocolVersion;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
@@ -8,6 +9,7 @@ import com.datastax.oss.driver.api.core.cql.BatchType;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
 import io.geobroker.broker.order.Order;
 import io.geobroker.broker.order.OrderDao;
 import io.geobroker.broker.routing.OrderInbox;
@@ -220,8 +222,8 @@ final class EngineStore {
     }
 
     /** The statement as {@link Coalesce} sees it: a symbol statement by its shape, any other as one never left out. */
-    Coalesce.Write<BoundStatement> describe(BoundStatement s) {
-        Coalesce.Shape shape = symbolShapes.get(s.getPreparedStatement().getQuery());
+    Coalesce.Write<KeptStatement> describe(KeptStatement s) {
+        Coalesce.Shape shape = symbolShapes.get(s.prepared().getQuery());
         if (shape == null) {
             return new Coalesce.Write<>(Coalesce.Shape.OTHER, null, 0, null, 0, 0, s);
         }
@@ -232,23 +234,32 @@ final class EngineStore {
             }
         }
         return switch (shape) {
-            case OTHER -> throw new IllegalStateException("a symbol statement without a shape: " + s.getPreparedStatement().getQuery());
-            case SYMBOL_STATE -> new Coalesce.Write<>(shape, s.getString(0), 0, null, 0, cells, s);
-            case OPEN_ORDER, DELETE_OPEN_ORDER -> new Coalesce.Write<>(shape, s.getString(0), s.getInt(1), s.getUuid(2), 0,
-                    cells, s);
-            case DELETE_GENERATION, DELETE_GENERATIONS_THROUGH -> new Coalesce.Write<>(shape, s.getString(0), s.getInt(1),
+            case OTHER -> throw new IllegalStateException("a symbol statement without a shape: " + s.prepared().getQuery());
+            case SYMBOL_STATE -> new Coalesce.Write<>(shape, text(s, 0), 0, null, 0, cells, s);
+            case OPEN_ORDER, DELETE_OPEN_ORDER -> new Coalesce.Write<>(shape, text(s, 0), integer(s, 1),
+                    TypeCodecs.UUID.decode(s.value(2), ProtocolVersion.DEFAULT), 0, cells, s);
+            case DELETE_GENERATION, DELETE_GENERATIONS_THROUGH -> new Coalesce.Write<>(shape, text(s, 0), integer(s, 1),
                     null, 0, cells, s);
-            case FILL, DELETE_FILLS_BEFORE -> new Coalesce.Write<>(shape, s.getString(0), 0, null, s.getLong(1), cells, s);
+            case FILL, DELETE_FILLS_BEFORE -> new Coalesce.Write<>(shape, text(s, 0), 0, null,
+                    TypeCodecs.BIGINT.decodePrimitive(s.value(1), ProtocolVersion.DEFAULT), cells, s);
         };
     }
 
-    /** The symbol statement with {@code timestampMicros} as its own write timestamp (unset values stay unset). */
-    BoundStatement at(BoundStatement s, long timestampMicros) {
-        Timestamped t = timestamped.get(s.getPreparedStatement().getQuery());
+    private static String text(KeptStatement s, int i) {
+        return TypeCodecs.TEXT.decode(s.value(i), ProtocolVersion.DEFAULT);
+    }
+
+    private static int integer(KeptStatement s, int i) {
+        return TypeCodecs.INT.decodePrimitive(s.value(i), ProtocolVersion.DEFAULT);
+    }
+
+    /** The statement with {@code timestampMicros} as its own write timestamp (unset values stay unset). */
+    BoundStatement at(KeptStatement s, long timestampMicros) {
+        Timestamped t = timestamped.get(s.prepared().getQuery());
         if (t == null) {
             BoundStatement other = forms.at(s, timestampMicros);
             if (other == null) {
-                throw new IllegalStateException("no timestamped form of " + s.getPreparedStatement().getQuery());
+                throw new IllegalStateException("no timestamped form of " + s.prepared().getQuery());
             }
             return other;
         }
@@ -482,6 +493,11 @@ final class EngineStore {
     /** Keeps confirmed statements for a resend after a cut link heals ({@link HealResend}). */
     void confirmed(List<BoundStatement> statements, long timestampMicros) {
         healResend.confirmed(statements, timestampMicros);
+    }
+
+    /** {@link #confirmed} for statements packed already. */
+    void confirmedKept(List<KeptStatement> statements, long timestampMicros) {
+        healResend.confirmedKept(statements, timestampMicros);
     }
 
     /**

@@ -212,7 +212,7 @@ final class GroupCommit {
                 projection.awaitSlot(seq);
                 writing.add(() -> writer.startSlot(slot, timestamp), written -> {
                     writer.finishSlot(written, slot, timestamp);
-                    projection.add(new Projection.Logged(seq, timestamp, all));
+                    projection.add(seq, timestamp, all);
                     visible.run();
                 }, firstSequences, held);
                 countSlot();
@@ -260,7 +260,7 @@ final class GroupCommit {
         writer.persistGroup(customers, List.of(slot), timestamp);
         countSlot();
         nextSeq = seq + 1;
-        projection.add(new Projection.Logged(seq, timestamp, symbolRows));
+        projection.add(seq, timestamp, symbolRows);
     }
 
     /** A slot written: a partition no other DC receives, when the log is in the DC's own keyspace. */

@@ -184,6 +184,14 @@ public class HealResend implements SmartLifecycle {
         }
     }
 
+    /** {@link #confirmed} for statements packed already (the projection's). */
+    public void confirmedKept(List<KeptStatement> statements, long timestampMicros) {
+        List<KeptStatement> shared = sharedRows(statements, k -> table(k.prepared()));
+        if (!shared.isEmpty()) {
+            recent.add(System.currentTimeMillis(), timestampMicros, shared, KeptStatement.bytes(shared));
+        }
+    }
+
     /**
      * The statements that write rows other regions read, in order: those of {@link #HOME_ONLY_TABLES}
      * left out ({@code statements} itself when there are none).
@@ -205,7 +213,11 @@ public class HealResend implements SmartLifecycle {
 
     /** The table a statement writes, from its prepared metadata ("" when it binds no value). */
     private String table(BoundStatement statement) {
-        return tables.computeIfAbsent(statement.getPreparedStatement(), p -> {
+        return table(statement.getPreparedStatement());
+    }
+
+    private String table(PreparedStatement prepared) {
+        return tables.computeIfAbsent(prepared, p -> {
             var variables = p.getVariableDefinitions();
             return variables.size() == 0 ? "" : variables.get(0).getTable().asInternal();
         });

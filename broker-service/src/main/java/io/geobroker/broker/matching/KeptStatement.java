@@ -9,8 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A statement kept to be written again after a cut link ({@link HealResend}), in three objects: its
- * prepared statement, its bound values packed in one array, and their lengths.
+ * A statement kept to be written later, in three objects: its prepared statement, its bound values
+ * packed in one array, and their lengths. The {@link Projection} keeps a logged group's statements
+ * so until its round writes them, and the resend window ({@link HealResend}) keeps them so to write
+ * them again after a cut link.
  *
  * <p>A bound statement holds each value in a buffer and an array of its own: ~50 objects and ~2 KB
  * of heap for an order's row of 24 columns, where its values are ~300 bytes. The resend window keeps
@@ -28,6 +30,8 @@ record KeptStatement(PreparedStatement prepared, byte[] values, int[] lengths) {
     static final int UNSET = -2;
     /** What a kept statement holds besides its values: the record, the arrays' headers. */
     private static final int OVERHEAD_BYTES = 64;
+    /** What a bound statement's request size counts besides its id and values ({@link #sizeInBatch}). */
+    private static final int STATEMENT_BYTES = 51;
 
     /** The statement's prepared statement and values, copied. */
     static KeptStatement of(BoundStatement statement) {
@@ -68,17 +72,91 @@ record KeptStatement(PreparedStatement prepared, byte[] values, int[] lengths) {
 
     /** The statement bound again: the same prepared statement and values, unset values unset. */
     BoundStatement bound() {
-        BoundStatementBuilder builder = prepared.boundStatementBuilder();
+        return bindTo(prepared, 0).build();
+    }
+
+    /** How many values the statement binds. */
+    int size() {
+        return lengths.length;
+    }
+
+    /** Whether value {@code i} is set (a CQL NULL is set; an unset value overwrites nothing). */
+    boolean isSet(int i) {
+        return lengths[i] != UNSET;
+    }
+
+    /** Value {@code i} as a buffer over the packed values, or null when it is a CQL NULL or unset. */
+    ByteBuffer value(int i) {
+        if (lengths[i] < 0) {
+            return null;
+        }
+        int offset = 0;
+        for (int j = 0; j < i; j++) {
+            offset += Math.max(0, lengths[j]);
+        }
+        return ByteBuffer.wrap(values).slice(offset, lengths[i]);
+    }
+
+    /**
+     * The statement's values bound to {@code form} at their positions plus {@code shift}, unset values
+     * unset; the builder is the caller's to complete ({@link TimestampedForms#bind}).
+     */
+    BoundStatementBuilder bindTo(PreparedStatement form, int shift) {
+        BoundStatementBuilder builder = form.boundStatementBuilder();
+        ByteBuffer all = ByteBuffer.wrap(values);
         int offset = 0;
         for (int i = 0; i < lengths.length; i++) {
             if (lengths[i] == NULL) {
-                builder.setBytesUnsafe(i, null);
+                builder.setBytesUnsafe(i + shift, null);
             } else if (lengths[i] >= 0) {
-                builder.setBytesUnsafe(i, ByteBuffer.wrap(values, offset, lengths[i]).slice());
+                builder.setBytesUnsafe(i + shift, all.slice(offset, lengths[i]));
                 offset += lengths[i];
             }
         }
-        return builder.build();
+        return builder;
+    }
+
+    /**
+     * The key of the partition the statement writes, as the driver routes a bound statement: the one
+     * partition key value, or the values composed (each as a 2-byte length, the value and a 0 byte);
+     * null when the statement does not bind its whole partition key.
+     */
+    ByteBuffer routingKey() {
+        List<Integer> indices = prepared.getPartitionKeyIndices();
+        if (indices.isEmpty()) {
+            return null;
+        }
+        if (indices.size() == 1) {
+            return value(indices.get(0));
+        }
+        ByteBuffer[] components = new ByteBuffer[indices.size()];
+        int total = 0;
+        for (int c = 0; c < components.length; c++) {
+            components[c] = value(indices.get(c));
+            if (components[c] == null) {
+                return null;
+            }
+            total += 2 + components[c].remaining() + 1;
+        }
+        ByteBuffer key = ByteBuffer.allocate(total);
+        for (ByteBuffer component : components) {
+            key.putShort((short) component.remaining()).put(component).put((byte) 0);
+        }
+        return key.flip();
+    }
+
+    /**
+     * About the bytes the statement takes in a request once bound to its {@link TimestampedForms}
+     * form, as {@link EngineStore#sizeOf} measures a bound statement: its prepared id, each value with
+     * its length, the timestamp value, and what every statement carries. What a projection's batches
+     * are sized by, without binding them first.
+     */
+    int sizeInBatch() {
+        int size = STATEMENT_BYTES + prepared.getId().remaining() + 4 + 8;
+        for (int length : lengths) {
+            size += 4 + Math.max(0, length);
+        }
+        return size;
     }
 
     static List<BoundStatement> bound(List<KeptStatement> kept) {

@@ -63,8 +63,12 @@ final class Projection {
      */
     static final int PARTITIONS_PER_BATCH = 10;
 
-    /** One logged group's symbol statements. */
-    record Logged(long seq, long timestamp, List<BoundStatement> statements) {
+    /**
+     * One logged group's statements, packed ({@link KeptStatement}): a group waits up to a round's
+     * interval here, long enough to live through the broker's young collections, and its statements
+     * as the driver binds them are ~50 objects and ~2 KB for an order's row of 24 columns.
+     */
+    record Logged(long seq, long timestamp, List<KeptStatement> statements) {
     }
 
     private final CqlSession session;
@@ -153,10 +157,11 @@ final class Projection {
     }
 
     /** Hands a durable group to the next round (the engine thread, in seq order, before it answers). */
-    void add(Logged group) {
+    void add(long seq, long timestamp, List<BoundStatement> statements) {
+        Logged group = new Logged(seq, timestamp, KeptStatement.of(statements));
         if (barrier.enabled()) {
             Set<String> customers = new HashSet<>();
-            for (BoundStatement s : group.statements()) {
+            for (BoundStatement s : statements) {
                 String customer = store.customerOf(s);
                 if (customer != null) {
                     customers.add(customer);
@@ -309,41 +314,41 @@ final class Projection {
 
     /** One round: the groups' surviving statements, a few partitions to a batch, then projected_seq. */
     private void write(List<Logged> round) throws InterruptedException {
-        List<List<Coalesce.Write<BoundStatement>>> groups = new ArrayList<>(round.size());
+        List<List<Coalesce.Write<KeptStatement>>> groups = new ArrayList<>(round.size());
         int statements = 0;
         for (Logged g : round) {
-            List<Coalesce.Write<BoundStatement>> writes = new ArrayList<>(g.statements().size());
-            for (BoundStatement s : g.statements()) {
+            List<Coalesce.Write<KeptStatement>> writes = new ArrayList<>(g.statements().size());
+            for (KeptStatement s : g.statements()) {
                 writes.add(store.describe(s));
             }
             statements += writes.size();
             groups.add(writes);
         }
-        List<List<Coalesce.Write<BoundStatement>>> kept = Coalesce.keep(groups);
-        Map<ByteBuffer, List<BoundStatement>> partitions = new LinkedHashMap<>();
+        List<List<Coalesce.Write<KeptStatement>>> kept = Coalesce.keep(groups);
+        Map<ByteBuffer, List<Stamped>> partitions = new LinkedHashMap<>();
         int written = 0;
         for (int i = 0; i < round.size(); i++) {
             long timestamp = round.get(i).timestamp();
-            for (Coalesce.Write<BoundStatement> w : kept.get(i)) {
-                partitions.computeIfAbsent(w.statement().getRoutingKey(), k -> new ArrayList<>())
-                        .add(store.at(w.statement(), timestamp));
+            for (Coalesce.Write<KeptStatement> w : kept.get(i)) {
+                partitions.computeIfAbsent(w.statement().routingKey(), k -> new ArrayList<>())
+                        .add(new Stamped(w.statement(), timestamp));
                 written++;
             }
         }
         long maxTimestamp = round.get(round.size() - 1).timestamp();
-        List<List<BoundStatement>> chunks = new ArrayList<>();
-        for (List<BoundStatement> partition : partitions.values()) {
-            chunks.addAll(BatchWriter.chunks(partition, store::sizeOf, maxBatchBytes));
+        List<List<Stamped>> chunks = new ArrayList<>();
+        for (List<Stamped> partition : partitions.values()) {
+            chunks.addAll(BatchWriter.chunks(partition, Stamped::size, maxBatchBytes));
         }
-        List<List<BoundStatement>> batches = pack(chunks, store::sizeOf, maxBatchBytes, PARTITIONS_PER_BATCH);
+        List<List<Stamped>> batches = pack(chunks, Stamped::size, maxBatchBytes, PARTITIONS_PER_BATCH);
         metrics.projectionPartitions.record(partitions.size());
         metrics.projectionStatements.record(written);
         metrics.projectionDropped.increment(statements - written);
-        List<List<BoundStatement>> pending = batches;
+        List<List<Stamped>> pending = batches;
         long retryMillis = FIRST_RETRY_MILLIS;
         while (true) {
-            Failed<List<BoundStatement>> failed = sendAll(pending, batchesInFlight,
-                    batch -> session.executeAsync(BatchStatement.newInstance(BatchType.UNLOGGED).addAll(batch)
+            Failed<List<Stamped>> failed = sendAll(pending, batchesInFlight,
+                    batch -> session.executeAsync(BatchStatement.newInstance(BatchType.UNLOGGED).addAll(bind(batch))
                             .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM)
                             .setQueryTimestamp(maxTimestamp)
                             .setIdempotent(true)).toCompletableFuture());
@@ -363,14 +368,14 @@ final class Projection {
         // kept for a resend after a cut (HealResend), each group at its own timestamp: the rows other
         // regions read (the symbols' rows are left out there, as only this region reads them)
         for (int i = 0; i < round.size(); i++) {
-            List<BoundStatement> others = new ArrayList<>();
-            for (Coalesce.Write<BoundStatement> w : kept.get(i)) {
+            List<KeptStatement> others = new ArrayList<>();
+            for (Coalesce.Write<KeptStatement> w : kept.get(i)) {
                 if (w.shape() == Coalesce.Shape.OTHER) {
                     others.add(w.statement());
                 }
             }
             if (!others.isEmpty()) {
-                store.confirmed(others, round.get(i).timestamp());
+                store.confirmedKept(others, round.get(i).timestamp());
             }
         }
         Logged last = round.get(round.size() - 1);
@@ -388,6 +393,25 @@ final class Projection {
                 retryMillis = Math.min(LAST_RETRY_MILLIS, retryMillis * 2);
             }
         }
+    }
+
+    /** A statement to write at its group's timestamp. */
+    private record Stamped(KeptStatement statement, long timestamp) {
+        int size() {
+            return statement.sizeInBatch();
+        }
+    }
+
+    /**
+     * The batch's statements bound, each to its form that carries its group's timestamp: bound as the
+     * batch is sent, so a round holds its statements packed, not bound, while its batches go one by one.
+     */
+    private List<BoundStatement> bind(List<Stamped> batch) {
+        List<BoundStatement> bound = new ArrayList<>(batch.size());
+        for (Stamped s : batch) {
+            bound.add(store.at(s.statement(), s.timestamp()));
+        }
+        return bound;
     }
 
     /** The items whose writes failed, in order, and the last failure (null when none failed). */

@@ -89,6 +89,21 @@ final class TimestampedForms {
         return form == null ? null : bind(s, form, EngineStore.timestampFirst(cql), timestampMicros);
     }
 
+    /** {@link #at(BoundStatement, long)} for a packed statement: its values bound once, to its form. */
+    BoundStatement at(KeptStatement k, long timestampMicros) {
+        String cql = k.prepared().getQuery();
+        if (carriesOwn(cql)) {
+            return k.bound();
+        }
+        PreparedStatement form = forms.get(cql);
+        return form == null ? null : bind(k, form, EngineStore.timestampFirst(cql), timestampMicros);
+    }
+
+    /** {@link #bind(BoundStatement, PreparedStatement, boolean, long)} for a packed statement. */
+    static BoundStatement bind(KeptStatement k, PreparedStatement form, boolean markerFirst, long timestampMicros) {
+        return k.bindTo(form, markerFirst ? 1 : 0).setLong(markerFirst ? 0 : k.size(), timestampMicros).build();
+    }
+
     /**
      * {@code s}'s values bound to {@code form}, its {@link EngineStore#withTimestamp} form whose
      * timestamp marker is the first bound value ({@code markerFirst}) or the last; unset values stay
