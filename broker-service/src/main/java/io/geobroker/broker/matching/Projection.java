@@ -32,8 +32,9 @@ import java.util.function.ToIntFunction;
  * or deletes are left out), and each partition (a symbol's, a customer's) is written as one
  * mutation, up to {@link #PARTITIONS_PER_BATCH} of them in one unlogged batch, in which every
  * statement keeps its group's write timestamp, at most {@code batchesInFlight} batches under way at
- * once. Then {@code projected_seq} moves to the round's last group, and the reads waiting for it go
- * on. A batch not confirmed is written again (same statements) until it is.
+ * once (more in a large round: {@link #window}). Then {@code projected_seq} moves to the round's
+ * last group, and the reads waiting for it go on. A batch not confirmed is written again (same
+ * statements) until it is.
  *
  * <p>The window keeps a round from taking the node's cores while group commits wait: with every
  * batch of a round sent at once (~16 batches of 40 KB at 1,700 orders a second), a log slot
@@ -62,6 +63,12 @@ final class Projection {
      * it warns of an unlogged batch across partitions.
      */
     static final int PARTITIONS_PER_BATCH = 10;
+
+    /**
+     * A round's batches in sequence at most ({@link #window}): a round of ~16 batches (1,700
+     * acknowledged orders a second) one at a time took ~200 ms of its 500 ms interval.
+     */
+    static final int ROUND_STEPS = 16;
 
     /**
      * One logged group's statements, packed ({@link KeptStatement}): a group waits up to a round's
@@ -347,7 +354,7 @@ final class Projection {
         List<List<Stamped>> pending = batches;
         long retryMillis = FIRST_RETRY_MILLIS;
         while (true) {
-            Failed<List<Stamped>> failed = sendAll(pending, batchesInFlight,
+            Failed<List<Stamped>> failed = sendAll(pending, window(batchesInFlight, pending.size()),
                     batch -> session.executeAsync(BatchStatement.newInstance(BatchType.UNLOGGED).addAll(bind(batch))
                             .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM)
                             .setQueryTimestamp(maxTimestamp)
@@ -412,6 +419,18 @@ final class Projection {
             bound.add(store.at(s.statement(), s.timestamp()));
         }
         return bound;
+    }
+
+    /**
+     * The batches a round keeps under way at once: {@code batchesInFlight}, or more in a round of more
+     * than {@link #ROUND_STEPS} times as many batches, so that a round takes at most that many batches'
+     * round trips one after another. One at a time, a round's time grows with its size: at 4,000
+     * acknowledged orders a second a round was ~1,000 batches and took 4 to 15 s, the groups logged
+     * meanwhile made the next one larger, and once 1,024 groups waited the engine stopped for a round
+     * (~1–2 s without a commit; docs/results.md, 2026-12-07).
+     */
+    static int window(int batchesInFlight, int batches) {
+        return Math.max(batchesInFlight, (batches + ROUND_STEPS - 1) / ROUND_STEPS);
     }
 
     /** The items whose writes failed, in order, and the last failure (null when none failed). */

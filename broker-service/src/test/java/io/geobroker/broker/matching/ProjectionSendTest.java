@@ -93,4 +93,27 @@ class ProjectionSendTest {
         assertThat(writes.started).isEmpty();
         assertThat(failed.items()).isEmpty();
     }
+
+    @Test
+    void a_round_of_up_to_its_steps_keeps_the_window_and_a_larger_one_widens_it() {
+        assertThat(Projection.window(1, 0)).isEqualTo(1);
+        assertThat(Projection.window(1, Projection.ROUND_STEPS)).isEqualTo(1);
+        assertThat(Projection.window(1, Projection.ROUND_STEPS + 1)).isEqualTo(2);
+        assertThat(Projection.window(4, 10)).isEqualTo(4);
+        assertThat(Projection.window(1, 1_000)).isEqualTo(63);
+    }
+
+    @Test
+    void a_round_of_any_size_goes_in_at_most_its_steps_of_batches_one_after_another() {
+        for (int batches = 1; batches <= 5_000; batches++) {
+            int window = Projection.window(1, batches);
+            int steps = (batches + window - 1) / window;
+            assertThat(steps).as("%d batches, %d at a time", batches, window).isLessThanOrEqualTo(Projection.ROUND_STEPS);
+            if (window > 1) {
+                int narrower = (batches + window - 2) / (window - 1);
+                assertThat(narrower).as("%d batches, one fewer at a time: no wider than it must be", batches)
+                        .isGreaterThan(Projection.ROUND_STEPS);
+            }
+        }
+    }
 }
