@@ -7,6 +7,7 @@ import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BatchType;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
@@ -354,13 +355,13 @@ final class EngineStore {
      */
     List<BoundStatement> order(OrderState o) {
         if (o.rowWritten) {
-            return List.of(withoutNulls(updateOrder.bind(o.triggered, o.status.name(), o.filledQuantity, o.filledNotional,
-                    o.reserved, o.rejectReason, o.updatedAt, o.customerId, o.id)));
+            return List.of(bindWithoutNulls(updateOrder, o.triggered, o.status.name(), o.filledQuantity, o.filledNotional,
+                    o.reserved, o.rejectReason, o.updatedAt, o.customerId, o.id));
         }
-        BoundStatement row = withoutNulls(insertOrder.bind(o.id, o.customerId, o.clientOrderId, o.symbol, o.exchange,
+        BoundStatement row = bindWithoutNulls(insertOrder, o.id, o.customerId, o.clientOrderId, o.symbol, o.exchange,
                 o.currency, o.homeRegion, o.placedRegion, o.side.name(), o.type.name(), o.timeInForce.name(), o.allOrNone,
                 o.quantity, o.limitPrice, o.stopPrice, o.triggered, o.status.name(), o.filledQuantity,
-                o.filledNotional, o.reserved, o.rejectReason, o.expiresAt, o.placedAt, o.updatedAt));
+                o.filledNotional, o.reserved, o.rejectReason, o.expiresAt, o.placedAt, o.updatedAt);
         if (o.listedWherePlaced) {
             return List.of(row);
         }
@@ -369,9 +370,9 @@ final class EngineStore {
     }
 
     BoundStatement openOrder(OrderState o, int generation) {
-        return withoutNulls(insertOpenOrder.bind(o.symbol, generation, o.id, o.customerId, o.side.name(), o.type.name(),
+        return bindWithoutNulls(insertOpenOrder, o.symbol, generation, o.id, o.customerId, o.side.name(), o.type.name(),
                 o.timeInForce.name(), o.allOrNone, o.limitPrice, o.stopPrice, o.triggered, o.remaining(), o.placedAt,
-                o.sequence, o.expiresAt));
+                o.sequence, o.expiresAt);
     }
 
     BoundStatement deleteOpenOrder(String symbol, int generation, UUID orderId) {
@@ -413,15 +414,15 @@ final class EngineStore {
 
     BoundStatement transaction(String customerId, Instant time, UUID txnId, String kind, String currency, long amount,
                                String symbol, Long quantity, Long price, UUID orderId, String region) {
-        return withoutNulls(insertTransaction.bind(customerId, time, txnId, kind, currency, amount, symbol, quantity, price,
-                orderId, region));
+        return bindWithoutNulls(insertTransaction, customerId, time, txnId, kind, currency, amount, symbol, quantity, price,
+                orderId, region);
     }
 
     BoundStatement fill(FillRow f) {
-        return withoutNulls(insertFill.bind(f.symbol(), f.tickerSequence(), f.fillId(), f.orderId(), f.customerId(), f.side().name(),
+        return bindWithoutNulls(insertFill, f.symbol(), f.tickerSequence(), f.fillId(), f.orderId(), f.customerId(), f.side().name(),
                 f.orderType().name(), f.price(), f.quantity(), f.currency(), f.tickerExchangeTimeMicros(),
                 f.durableTimeMicros(), f.clientOrderId(), f.orderQuantity(), f.orderFilledQuantity(),
-                f.orderFilledNotional()));
+                f.orderFilledNotional());
     }
 
     /**
@@ -437,21 +438,22 @@ final class EngineStore {
     }
 
     /**
-     * The statement with its null values unset: Cassandra stores a written null as a tombstone cell,
+     * The statement bound to the values, each null among them left unset (built once, where unsetting
+     * a bound statement copies it for each null): Cassandra stores a written null as a tombstone cell,
      * which every later read of the row passes over, and leaves an unset column alone. The engine's
      * rows never hold a value in a column they later bind to null: an order's prices, expiry and
      * reject reason are fixed once set (a rejected order changes no more), a resting order's row is
      * rewritten with the same ones, and a transaction is a new row. A repeated write stays the same
      * write, and the journal keeps unset values unset.
      */
-    static BoundStatement withoutNulls(BoundStatement statement) {
-        BoundStatement s = statement;
-        for (int i = 0; i < s.size(); i++) {
-            if (s.isSet(i) && s.isNull(i)) {
-                s = s.unset(i);
+    static BoundStatement bindWithoutNulls(PreparedStatement statement, Object... values) {
+        BoundStatementBuilder builder = statement.boundStatementBuilder(values);
+        for (int i = 0; i < values.length; i++) {
+            if (values[i] == null) {
+                builder = builder.unset(i);
             }
         }
-        return s;
+        return builder.build();
     }
 
     /** Serialized size of a statement as the batch size thresholds count it (approximately). */

@@ -133,4 +133,33 @@ class KeptStatementIT {
         assertThat(r.isNull("reject_reason")).as("the NULL written again deletes the cell").isTrue();
         assertThat(r.getLong("limit_price")).as("the unset value leaves the cell alone").isEqualTo(500L);
     }
+
+    @Test
+    void bound_without_nulls_a_statement_leaves_each_null_unset_and_binds_the_rest_as_bind_does() {
+        String customer = "kept-" + UUID.randomUUID();
+        UUID order = UUID.randomUUID();
+        BoundStatement bound = insertOrder.bind(customer, order, "c1", "FILLED", 10L, null, null);
+
+        BoundStatement withoutNulls = EngineStore.bindWithoutNulls(insertOrder, customer, order, "c1", "FILLED", 10L,
+                null, null);
+
+        assertThat(withoutNulls.isSet(5)).as("a null left unset").isFalse();
+        assertThat(withoutNulls.isSet(6)).as("a null left unset").isFalse();
+        for (int i = 0; i < 5; i++) {
+            assertThat(withoutNulls.isSet(i)).as("value %d set", i).isTrue();
+            assertThat(withoutNulls.getBytesUnsafe(i)).as("value %d", i).isEqualTo(bound.getBytesUnsafe(i));
+        }
+        assertThat(withoutNulls.getRoutingKey()).isEqualTo(bound.getRoutingKey());
+        assertThat(withoutNulls.isIdempotent()).isEqualTo(bound.isIdempotent());
+        assertThat(withoutNulls.getConsistencyLevel()).isEqualTo(bound.getConsistencyLevel());
+
+        session.execute(insertOrder.bind(customer, order, "c1", "OPEN", 0L, "reason", 500L).setQueryTimestamp(1_000L));
+        session.execute(withoutNulls.setQueryTimestamp(2_000L));
+        Row r = session.execute("SELECT status, filled_quantity, reject_reason, limit_price FROM customer_orders "
+                + "WHERE customer_id = ? AND order_id = ?", customer, order).one();
+        assertThat(r.getString("status")).isEqualTo("FILLED");
+        assertThat(r.getLong("filled_quantity")).isEqualTo(10L);
+        assertThat(r.getString("reject_reason")).as("an unset column keeps its cell").isEqualTo("reason");
+        assertThat(r.getLong("limit_price")).as("an unset column keeps its cell").isEqualTo(500L);
+    }
 }
